@@ -1,0 +1,8 @@
+import { basesRoutes } from '../knowledge/bases.routes.ts';
+import { meRoutes } from './me.routes.ts';
+import type { AnyRoute } from './route.ts';
+
+/** The whole route table; each subsystem contributes its own list. */
+export function allRoutes(): AnyRoute[] {
+  return [...meRoutes, ...basesRoutes];
+}
