@@ -4,11 +4,13 @@ import type { Engine } from '../engine.ts';
 import type { Principal, Scope } from '../identity/identity.types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-export type Family = 'knowledge' | 'workflows';
+/** The contract's two families, plus the app's own settings API (models, credits) that the UI uses. */
+export type Family = 'knowledge' | 'workflows' | 'app';
 
 export const FAMILY_PREFIX: Record<Family, string> = {
   knowledge: '/api/ai/knowledge',
   workflows: '/api/ai/simple-flow',
+  app: '/api/app',
 };
 
 export interface RouteContext<Body, Query> {

@@ -35,3 +35,28 @@ export interface KnowledgeApi {
   /** Records that these entries answered something (hitCount, lastHitAt). */
   recordHits(kbId: string, entryIds: readonly string[]): void;
 }
+
+export interface AskOptions {
+  query: string;
+  topK?: number;
+  minScore?: number;
+  /** Who asked: logged with unanswered queries. */
+  origin: 'api' | 'flow' | 'app';
+}
+
+export interface AskReply {
+  answer: string | null;
+  hits: SearchHit[];
+  usage: { model: string; inputTokens: number; outputTokens: number; credits: number };
+  note?: string;
+}
+
+/** Grounded answers (the ask issue); used by the API route and the flow engine's knowledge action. */
+export interface AskApi {
+  ask(principal: Principal, kbId: string, options: AskOptions): Promise<AskReply>;
+}
+
+export interface KnowledgeWriteApi {
+  /** Same path as POST /bases/{kbId}/entries (limits, duplicate checks, credits). */
+  addEntry(principal: Principal, kbId: string, input: NewEntryInput): Promise<{ id: string; status: string; conflicts: 0 | 1 }>;
+}

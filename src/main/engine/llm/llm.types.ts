@@ -32,3 +32,15 @@ export interface Usage {
   outputTokens: number;
   credits: number;
 }
+
+/** The workspace's model provider, as other subsystems use it (ask, extraction, llmChain). */
+export interface LlmApi {
+  /**
+   * Runs a completion on the workspace's configured OpenAI-compatible server. Throws a 400 ApiError
+   * explaining how to configure a model when none is set. Does not spend credits: callers price the
+   * result with `creditsFor` and record it through CreditsService.spend.
+   */
+  complete(workspaceId: string, request: CompletionRequest): Promise<CompletionResult>;
+  /** Credits for one completion, from the documented price table. */
+  creditsFor(inputTokens: number, outputTokens: number): number;
+}

@@ -1,0 +1,19 @@
+// `npm run bench [-- --json]`: every benchmark module in scripts/bench, one table.
+// Each module measures its subsystem and, where the issue asks, a baseline in the same run.
+import type { BenchRow } from './bench/bench.types.ts';
+
+const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchRow[]> }> }> = [];
+
+const json = process.argv.includes('--json');
+const rows: BenchRow[] = [];
+for (const mod of modules) {
+  if (!json) process.stderr.write(`bench: ${mod.name}...\n`);
+  rows.push(...(await (await mod.load()).run()));
+}
+if (json) {
+  process.stdout.write(JSON.stringify(rows) + '\n');
+} else {
+  for (const row of rows) {
+    process.stdout.write(`${row.group.padEnd(14)} ${row.name.padEnd(52)} ${String(row.value).padStart(12)} ${row.unit}${row.note ? `  (${row.note})` : ''}\n`);
+  }
+}
