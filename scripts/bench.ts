@@ -2,7 +2,9 @@
 // Each module measures its subsystem and, where the issue asks, a baseline in the same run.
 import type { BenchRow } from './bench/bench.types.ts';
 
-const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchRow[]> }> }> = [];
+const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchRow[]> }> }> = [
+  { name: 'startup', load: () => import('./bench/startup.bench.ts') },
+];
 
 const json = process.argv.includes('--json');
 const rows: BenchRow[] = [];
