@@ -4,6 +4,7 @@ import { IdentityService } from './identity/identity.service.ts';
 import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
+import { KnowledgeService } from './knowledge/knowledge.service.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { stderrLogger, type Logger } from './shared/logger.ts';
 import { openDatabase, type Db } from './storage/database.ts';
@@ -30,6 +31,8 @@ export class Engine {
   readonly credits: CreditsService;
   readonly embeddings: LocalEmbeddingModels;
   readonly bases: BasesService;
+  /** Entries, index and search: the KnowledgeApi/KnowledgeWriteApi the ask and flow engines use. */
+  readonly knowledge: KnowledgeService;
 
   constructor(options: EngineOptions) {
     this.dataDir = options.dataDir;
@@ -45,11 +48,14 @@ export class Engine {
       logger: this.logger,
     });
     this.bases = new BasesService(this.db, this.clock, () => this.embeddings.defaultModelId);
+    this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
     this.identity.ensureDefaults();
+    this.knowledge.resumeIndexing();
   }
 
   /** Releases everything in reverse order of creation. */
   async dispose(): Promise<void> {
+    await this.knowledge.dispose();
     await this.embeddings.dispose();
     if (this.db.open) this.db.close();
   }
