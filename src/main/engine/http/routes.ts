@@ -1,3 +1,4 @@
+import { embeddingModelRoutes } from '../embeddings/models.routes.ts';
 import { basesRoutes } from '../knowledge/bases.routes.ts';
 import { tokensRoutes } from '../identity/tokens.routes.ts';
 import { meRoutes } from './me.routes.ts';
@@ -5,5 +6,5 @@ import type { AnyRoute } from './route.ts';
 
 /** The whole route table; each subsystem contributes its own list. */
 export function allRoutes(): AnyRoute[] {
-  return [...meRoutes, ...basesRoutes, ...tokensRoutes];
+  return [...meRoutes, ...basesRoutes, ...tokensRoutes, ...embeddingModelRoutes];
 }
