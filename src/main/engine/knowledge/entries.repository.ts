@@ -96,11 +96,6 @@ export interface EntryTextChanges {
   embedSig: string;
 }
 
-export interface StoredVector {
-  entrySeq: number;
-  vector: Float32Array;
-}
-
 const SORTS: Record<NonNullable<EntryFilter['sort']>, string> = {
   newest: 'e.created_at DESC, e.seq DESC',
   hits: 'e.hit_count DESC, e.last_hit_at DESC, e.seq DESC',
@@ -111,6 +106,12 @@ const SORTS: Record<NonNullable<EntryFilter['sort']>, string> = {
 function vecTable(dim: number): string {
   if (!Number.isInteger(dim) || dim <= 0 || dim > 8192) throw new Error(`Unsupported vector dimension ${dim}`);
   return `vec_${dim}`;
+}
+
+/** A view on the blob when it is aligned (the usual case), else a copy. */
+function asFloat32(blob: Buffer): Float32Array {
+  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
+  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
 function likePattern(text: string): string {
@@ -367,20 +368,20 @@ export class EntriesRepository {
     this.db.prepare('DELETE FROM entry_vectors WHERE base_id = ? AND model_id = ?').run(baseId, modelId);
   }
 
-  /** Every vector of the base for the model, grouped by entry in text order. */
-  loadVectors(baseId: string, modelId: string): StoredVector[] {
-    const dims = this.db.prepare('SELECT DISTINCT dim FROM entry_vectors WHERE base_id = ? AND model_id = ?').all(baseId, modelId) as Array<{ dim: number }>;
-    const out: StoredVector[] = [];
-    for (const { dim } of dims) {
+  /** Streams every vector of the base for the model, grouped by entry in text order (no copy of the whole set is held). */
+  forEachVector(baseId: string, modelId: string, visit: (entrySeq: number, vector: Float32Array) => void): void {
+    const dims = this.db.prepare('SELECT DISTINCT dim FROM entry_vectors WHERE base_id = ? AND model_id = ?').pluck().all(baseId, modelId) as number[];
+    for (const dim of dims) {
       const table = this.ensureVecTable(dim);
       const rows = this.db
         .prepare(`SELECT v.entry_seq AS entrySeq, x.embedding AS embedding FROM entry_vectors v JOIN ${table} x ON x.rowid = v.id WHERE v.base_id = ? AND v.model_id = ? ORDER BY v.entry_seq, v.ord`)
-        .all(baseId, modelId) as Array<{ entrySeq: number; embedding: Buffer }>;
-      for (const r of rows) {
-        out.push({ entrySeq: r.entrySeq, vector: new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)) });
-      }
+        .iterate(baseId, modelId) as IterableIterator<{ entrySeq: number; embedding: Buffer }>;
+      for (const r of rows) visit(r.entrySeq, asFloat32(r.embedding));
     }
-    return out;
+  }
+
+  vectorCount(baseId: string, modelId: string): number {
+    return this.db.prepare('SELECT COUNT(*) FROM entry_vectors WHERE base_id = ? AND model_id = ?').pluck().get(baseId, modelId) as number;
   }
 
   /** Entries of the base whose vectors for this model are missing or stale, oldest first. */

@@ -15,6 +15,7 @@ import { EntriesRepository, publicEntry, type NewEntryRow, type StoredEntry } fr
 import { DEFAULT_SUBJECT, ENTRY_LIMITS, embeddingTexts, questionKey, type Entry, type EntryFilter, type EntryStatus } from './entries.types.ts';
 import type { KnowledgeApi, KnowledgeWriteApi, NewEntryInput, SearchHit, SearchResult } from './knowledge.api.ts';
 import { LIMITS, type KnowledgeBase } from './knowledge.types.ts';
+import { VectorIndex } from '../retrieval/vector-index.ts';
 import { SearchIndex, type SearchMethod } from './search-index.ts';
 
 export interface EntryPatch {
@@ -386,7 +387,9 @@ export class KnowledgeService implements KnowledgeApi, KnowledgeWriteApi {
       .transaction(() => {
         // Checked again inside the write, against what landed while the rows were embedding.
         const landed = this.repo.existingQuestionKeys(kbId, fresh.map((r) => r.key));
-        const batchVectors: Array<{ id: string; vector: Float32Array }> = [];
+        // Earlier rows of this batch, keyed by their position, for the within-batch near-duplicate check.
+        const batchIndex = new VectorIndex(vectors[0]?.length ?? 1, fresh.length);
+        const batchIds: string[] = [];
         let offset = 0;
         const accepted = fresh.filter((r) => !landed.has(r.key));
         duplicates += fresh.length - accepted.length;
@@ -399,7 +402,10 @@ export class KnowledgeService implements KnowledgeApi, KnowledgeWriteApi {
           let conflictOfId: string | null = null;
           const similar = this.index.nearDuplicate(kbId, base.embeddingModel, own[0], ENTRY_LIMITS.nearDuplicate);
           if (similar) conflictOfId = this.repo.getBySeq([similar.entrySeq])[0]?.id ?? null;
-          else conflictOfId = nearestInBatch(batchVectors, own[0]);
+          else {
+            const inBatch = batchIndex.nearest(own[0], 1, 'live')[0];
+            if (inBatch && inBatch.score >= ENTRY_LIMITS.nearDuplicate) conflictOfId = batchIds[inBatch.entrySeq];
+          }
           const status: EntryStatus = conflictOfId ? 'draft' : 'active';
           if (conflictOfId) conflicts++;
           const seq = this.repo.insert({
@@ -418,7 +424,8 @@ export class KnowledgeService implements KnowledgeApi, KnowledgeWriteApi {
             createdAt: now,
           });
           this.repo.replaceVectors(seq, kbId, base.embeddingModel, signature(textsPerRow[i]), own);
-          batchVectors.push({ id, vector: own[0] });
+          batchIndex.set(batchIds.length, [own[0]], 'active');
+          batchIds.push(id);
           written.push({ seq, vectors: own, status });
         }
         this.basesRepo.markIndexed(kbId, now);
@@ -557,14 +564,4 @@ export const MULTI_VALUE_SEPARATOR = ' | ';
 
 function round(value: number): number {
   return Math.round(value * 1e4) / 1e4;
-}
-
-/** Within one import: the id of an earlier row at least as similar as the near-duplicate threshold. */
-function nearestInBatch(batch: ReadonlyArray<{ id: string; vector: Float32Array }>, vector: Float32Array): string | null {
-  for (const other of batch) {
-    let s = 0;
-    for (let j = 0; j < vector.length; j++) s += other.vector[j] * vector[j];
-    if (s >= ENTRY_LIMITS.nearDuplicate) return other.id;
-  }
-  return null;
 }

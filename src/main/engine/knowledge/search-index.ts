@@ -47,20 +47,28 @@ export class SearchIndex {
   vectorIndex(baseId: string, modelId: string): VectorIndex | undefined {
     const cached = this.vectors.get(baseId);
     if (cached?.modelId === modelId) return cached.index;
-    const stored = this.repo.loadVectors(baseId, modelId);
-    if (stored.length === 0) {
+    const rows = this.repo.vectorCount(baseId, modelId);
+    if (rows === 0) {
       this.vectors.delete(baseId);
       return undefined;
     }
-    const index = new VectorIndex(stored[0].vector.length, Math.max(1024, stored.length));
     const statuses = this.repo.statuses(baseId);
-    let i = 0;
-    while (i < stored.length) {
-      const seq = stored[i].entrySeq;
-      const group: Float32Array[] = [];
-      while (i < stored.length && stored[i].entrySeq === seq) group.push(stored[i++].vector);
-      index.set(seq, group, statuses.get(seq) ?? 'archived');
-    }
+    let index: VectorIndex | undefined;
+    let seq = -1;
+    let group: Float32Array[] = [];
+    const flush = (): void => {
+      if (index && group.length > 0) index.set(seq, group, statuses.get(seq) ?? 'archived');
+      group = [];
+    };
+    this.repo.forEachVector(baseId, modelId, (entrySeq, vector) => {
+      index ??= new VectorIndex(vector.length, Math.max(1024, rows));
+      if (entrySeq !== seq) flush();
+      seq = entrySeq;
+      // A view on the row's blob; the index copies the numbers into its matrix.
+      group.push(vector);
+    });
+    flush();
+    if (!index) return undefined;
     this.vectors.set(baseId, { modelId, index });
     return index;
   }
