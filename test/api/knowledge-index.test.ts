@@ -167,5 +167,13 @@ describe('index consistency', () => {
     const hits = await search(hearth, token, kb, 'does an unfinished model change complete after a crash');
     assert.equal(hits[0].question, 'Does indexing resume after a restart?');
     assert.ok(hits[0].vectorScore > 0.6);
+
+    // A switch to a model whose folder has since gone is given up; the base keeps its model and vectors.
+    hearth.engine.db.prepare("UPDATE knowledge_bases SET indexing = 1, pending_embedding_model = 'removed-model' WHERE id = ?").run(kb);
+    await hearth.restart();
+    await hearth.engine.knowledge.idle();
+    const kept = await hearth.request<{ embeddingModel: string; indexing: boolean }>('GET', `${K}/bases/${kb}`, { token });
+    assert.deepEqual([kept.body.embeddingModel, kept.body.indexing], ['minilm-copy', false]);
+    assert.equal((await search(hearth, token, kb, 'where are umbrellas'))[0].question, 'Where are the umbrellas kept?');
   });
 });

@@ -5,7 +5,7 @@ import { embeddingCredits } from '../credits/pricing.ts';
 import type { Embedder, EmbeddingModels } from '../embeddings/embedder.types.ts';
 import type { Principal } from '../identity/identity.types.ts';
 import type { Clock } from '../shared/clock.ts';
-import { badRequest, fieldError, notFound } from '../shared/errors.ts';
+import { ApiError, badRequest, fieldError, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Db } from '../storage/database.ts';
@@ -483,7 +483,11 @@ export class KnowledgeService implements KnowledgeApi, KnowledgeWriteApi {
       return;
     }
     const job = this.runIndexer(kbId)
-      .catch((error: unknown) => this.logger.error(`Background indexing of base ${kbId} failed`, { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) => {
+        this.logger.error(`Background indexing of base ${kbId} failed`, { error: error instanceof Error ? error.message : String(error) });
+        // The model it was switching to is gone (folder removed): give the switch up, keep the old vectors.
+        if (error instanceof ApiError && error.status === 404) this.basesRepo.finishIndexing(kbId, this.now(), null);
+      })
       .finally(() => {
         this.jobs.delete(kbId);
         if (this.rerun.delete(kbId)) this.scheduleIndexing(kbId);
