@@ -304,12 +304,22 @@ export class EntriesRepository {
     this.db.prepare('DELETE FROM entry_fts WHERE rowid = ?').run(seq);
   }
 
-  /** The best `limit` active entries of the base for an OR of the terms, by bm25 (question fields weigh more than the answer). */
-  keywordSearch(baseId: string, match: string, limit: number): number[] {
-    const rows = this.db
-      .prepare('SELECT rowid AS seq FROM entry_fts WHERE entry_fts MATCH ? AND base_id = ? ORDER BY bm25(entry_fts, 3.0, 2.0, 2.0, 1.0) LIMIT ?')
-      .all(match, baseId, limit) as Array<{ seq: number }>;
-    return rows.map((r) => r.seq);
+  /**
+   * The best `limit` active entries of the base for an OR of the terms, by bm25 (question fields weigh
+   * more than the answer). `onlyBase` says every keyword row belongs to this base, so no filter is needed;
+   * otherwise the base is checked through `entries` (reading FTS5's own base_id column would read each
+   * matching row's whole content, answers included).
+   */
+  keywordSearch(baseId: string, match: string, limit: number, onlyBase: boolean): number[] {
+    const sql = onlyBase
+      ? 'SELECT rowid FROM entry_fts WHERE entry_fts MATCH ? ORDER BY bm25(entry_fts, 3.0, 2.0, 2.0, 1.0) LIMIT ?'
+      : 'SELECT f.rowid FROM entry_fts f JOIN entries e ON e.seq = f.rowid WHERE entry_fts MATCH ? AND e.base_id = ? ORDER BY bm25(entry_fts, 3.0, 2.0, 2.0, 1.0) LIMIT ?';
+    const statement = this.db.prepare(sql).pluck();
+    return (onlyBase ? statement.all(match, limit) : statement.all(match, baseId, limit)) as number[];
+  }
+
+  activeCountInBase(baseId: string): number {
+    return this.db.prepare("SELECT COUNT(*) FROM entries WHERE base_id = ? AND status = 'active'").pluck().get(baseId) as number;
   }
 
   /** The indexed (normalised) text of these entries' keyword rows. */

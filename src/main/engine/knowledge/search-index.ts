@@ -13,18 +13,20 @@ export interface RankedEntry {
 }
 
 /** How many candidates each side (vector, keyword) proposes before fusion. */
-const MIN_CANDIDATES = 50;
+const MIN_CANDIDATES = 30;
 
 /**
  * In hybrid search the keyword side only proposes candidates (every candidate's keyword
- * evidence is then computed over all query terms), so its MATCH uses the informative terms:
- * those in at most 2% of the documents, and at least the three rarest. Words such as "how"
- * or "the" would otherwise make FTS5 rank most of a large base on every query.
+ * evidence is then computed over all query terms), so its MATCH uses the four rarest terms
+ * the index knows. Words such as "how" or "the" would otherwise make FTS5 rank most of a
+ * large base on every query.
  */
-function selectiveTerms(terms: readonly string[], counts: ReadonlyMap<string, number>, documents: number): string[] {
-  const known = terms.filter((t) => (counts.get(t) ?? 0) > 0).sort((a, b) => counts.get(a)! - counts.get(b)!);
-  const cap = Math.max(100, documents * 0.02);
-  return known.filter((t, i) => i < 3 || counts.get(t)! <= cap);
+const MATCH_TERMS = 4;
+function selectiveTerms(terms: readonly string[], counts: ReadonlyMap<string, number>): string[] {
+  return terms
+    .filter((t) => (counts.get(t) ?? 0) > 0)
+    .sort((a, b) => counts.get(a)! - counts.get(b)!)
+    .slice(0, MATCH_TERMS);
 }
 
 /**
@@ -38,6 +40,7 @@ export class SearchIndex {
   /** Keyword statistics over the whole FTS index, cached until the next write. */
   private keywordDocuments: number | undefined;
   private readonly termCounts = new Map<string, number>();
+  private readonly activeInBase = new Map<string, number>();
 
   constructor(repo: EntriesRepository) {
     this.repo = repo;
@@ -106,6 +109,7 @@ export class SearchIndex {
   keywordChanged(): void {
     this.keywordDocuments = undefined;
     this.termCounts.clear();
+    this.activeInBase.clear();
   }
 
   private documentCounts(terms: readonly string[]): Map<string, number> {
@@ -125,7 +129,7 @@ export class SearchIndex {
   }
 
   search(baseId: string, modelId: string, query: string, queryVector: Float32Array | undefined, topK: number, method: SearchMethod = 'hybrid'): RankedEntry[] {
-    const want = Math.max(MIN_CANDIDATES, topK * 5);
+    const want = Math.max(MIN_CANDIDATES, topK * 3);
     const index = method === 'keyword' ? undefined : this.vectorIndex(baseId, modelId);
     const cosines = new Map<number, number>();
     if (index && queryVector) {
@@ -134,8 +138,12 @@ export class SearchIndex {
     const terms = method === 'vector' ? [] : queryTerms(query);
     const counts = this.documentCounts(terms);
     const documents = (this.keywordDocuments ??= this.repo.activeCount());
-    const matchTerms = method === 'keyword' ? terms : selectiveTerms(terms, counts, documents);
-    const keywordOrder = matchTerms.length > 0 ? this.repo.keywordSearch(baseId, ftsOrExpression(matchTerms), want) : [];
+    const matchTerms = method === 'keyword' ? terms : selectiveTerms(terms, counts);
+    let keywordOrder: number[] = [];
+    if (matchTerms.length > 0) {
+      const inBase = this.activeInBase.get(baseId) ?? this.activeInBase.set(baseId, this.repo.activeCountInBase(baseId)).get(baseId)!;
+      keywordOrder = this.repo.keywordSearch(baseId, ftsOrExpression(matchTerms), want, inBase === documents);
+    }
     const candidates = [...new Set([...cosines.keys(), ...keywordOrder])];
     if (candidates.length === 0) return [];
 

@@ -5,6 +5,7 @@
  * - NFKD, combining marks removed, lower-cased: "Crème" and "creme" are one term
  *   (unicode61 with remove_diacritics 2 would fold them too; doing it here keeps
  *   the JS side identical).
+ * - Words longer than 6 characters are truncated to 6 (see `truncate`).
  * - Scripts written without spaces (Han, Hiragana, Katakana, Hangul syllables, Thai)
  *   are split into overlapping character bigrams, the usual trick for CJK
  *   retrieval without a dictionary: "東京都" -> "東京 京都". A single character stays itself.
@@ -37,7 +38,7 @@ function splitWord(word: string, out: string[]): void {
   };
   for (const ch of word) {
     if (NO_SPACE_SCRIPT.test(ch)) {
-      if (plain) out.push(plain);
+      if (plain) out.push(truncate(plain));
       plain = '';
       run.push(ch);
     } else {
@@ -45,8 +46,19 @@ function splitWord(word: string, out: string[]): void {
       plain += ch;
     }
   }
-  if (plain) out.push(plain);
+  if (plain) out.push(truncate(plain));
   flushRun();
+}
+
+/**
+ * Words are cut to their first 6 letters: truncation, the language-independent stand-in for a
+ * stemmer ("passwords"/"password", "Ansteckung"/"anstecken" meet). Measured with `npm run eval`,
+ * keyword-only hit@1: stackfaq 0.657 -> 0.694, deepset-covid-qa-de 0.186 -> 0.225 (5 and 7 gave
+ * similar gains; 6 is the usual choice).
+ */
+const TRUNCATE = 6;
+function truncate(word: string): string {
+  return word.length > TRUNCATE ? word.slice(0, TRUNCATE) : word;
 }
 
 /** What goes into an FTS5 column: the terms joined by spaces. */
