@@ -1,4 +1,5 @@
 import { indexText } from '../retrieval/text.ts';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../storage/database.ts';
 import type { Entry, EntryFilter, EntryStatus } from './entries.types.ts';
 import { ENTRY_LIMITS } from './entries.types.ts';
@@ -122,9 +123,20 @@ function likePattern(text: string): string {
 export class EntriesRepository {
   private readonly db: Db;
   private readonly vecTables = new Set<number>();
+  /** Prepared once: preparing costs about as much as running these small statements. */
+  private readonly statements = new Map<string, Statement>();
 
   constructor(db: Db) {
     this.db = db;
+  }
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   // ---- entries -------------------------------------------------------------
@@ -153,24 +165,24 @@ export class EntriesRepository {
   }
 
   get(baseId: string, id: string): StoredEntry | undefined {
-    const row = this.db.prepare('SELECT * FROM entries WHERE id = ? AND base_id = ?').get(id, baseId) as EntryRow | undefined;
+    const row = this.stmt('SELECT * FROM entries WHERE id = ? AND base_id = ?').get(id, baseId) as EntryRow | undefined;
     return row && toEntry(row);
   }
 
   getBySeq(seqs: readonly number[]): StoredEntry[] {
     if (seqs.length === 0) return [];
-    const rows = this.db.prepare(`SELECT * FROM entries WHERE seq IN (SELECT value FROM json_each(?))`).all(JSON.stringify(seqs)) as EntryRow[];
+    const rows = this.stmt(`SELECT * FROM entries WHERE seq IN (SELECT value FROM json_each(?))`).all(JSON.stringify(seqs)) as EntryRow[];
     return rows.map(toEntry);
   }
 
   /** The entries of a base among `ids` (ids of other bases or unknown ids are ignored). */
   getMany(baseId: string, ids: readonly string[]): StoredEntry[] {
-    const rows = this.db.prepare(`SELECT * FROM entries WHERE base_id = ? AND id IN (SELECT value FROM json_each(?))`).all(baseId, JSON.stringify(ids)) as EntryRow[];
+    const rows = this.stmt(`SELECT * FROM entries WHERE base_id = ? AND id IN (SELECT value FROM json_each(?))`).all(baseId, JSON.stringify(ids)) as EntryRow[];
     return rows.map(toEntry);
   }
 
   findByQuestionKey(baseId: string, key: string): StoredEntry | undefined {
-    const row = this.db.prepare('SELECT * FROM entries WHERE base_id = ? AND question_key = ? LIMIT 1').get(baseId, key) as EntryRow | undefined;
+    const row = this.stmt('SELECT * FROM entries WHERE base_id = ? AND question_key = ? LIMIT 1').get(baseId, key) as EntryRow | undefined;
     return row && toEntry(row);
   }
 
@@ -183,12 +195,12 @@ export class EntriesRepository {
   }
 
   statuses(baseId: string): Map<number, EntryStatus> {
-    const rows = this.db.prepare('SELECT seq, status FROM entries WHERE base_id = ?').all(baseId) as Array<{ seq: number; status: EntryStatus }>;
+    const rows = this.stmt('SELECT seq, status FROM entries WHERE base_id = ?').all(baseId) as Array<{ seq: number; status: EntryStatus }>;
     return new Map(rows.map((r) => [r.seq, r.status]));
   }
 
   countInBase(baseId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM entries WHERE base_id = ?').get(baseId) as { n: number }).n;
+    return (this.stmt('SELECT COUNT(*) AS n FROM entries WHERE base_id = ?').get(baseId) as { n: number }).n;
   }
 
   updateText(entry: StoredEntry, changes: EntryTextChanges, updatedAt: string): void {
@@ -204,7 +216,7 @@ export class EntriesRepository {
 
   /** Sets the status (and, when asked, clears the conflict flag), keeping the keyword rows to active entries only. */
   setStatus(entries: readonly StoredEntry[], status: EntryStatus, updatedAt: string, clearConflict: boolean): void {
-    const update = this.db.prepare(
+    const update = this.stmt(
       `UPDATE entries SET status = ?, conflict_of_id = CASE WHEN ? THEN NULL ELSE conflict_of_id END, updated_at = ? WHERE seq = ?`,
     );
     for (const entry of entries) {
@@ -215,11 +227,11 @@ export class EntriesRepository {
   }
 
   clearConflict(seq: number, updatedAt: string): void {
-    this.db.prepare('UPDATE entries SET conflict_of_id = NULL, updated_at = ? WHERE seq = ?').run(updatedAt, seq);
+    this.stmt('UPDATE entries SET conflict_of_id = NULL, updated_at = ? WHERE seq = ?').run(updatedAt, seq);
   }
 
   setSubject(entries: readonly StoredEntry[], subject: string, embedSigs: readonly string[], updatedAt: string): void {
-    const update = this.db.prepare('UPDATE entries SET subject = ?, embed_sig = ?, updated_at = ? WHERE seq = ?');
+    const update = this.stmt('UPDATE entries SET subject = ?, embed_sig = ?, updated_at = ? WHERE seq = ?');
     entries.forEach((entry, i) => {
       update.run(subject, embedSigs[i], updatedAt, entry.seq);
       if (entry.status === 'active') {
@@ -231,7 +243,7 @@ export class EntriesRepository {
 
   /** Deletes entries; triggers remove their keyword rows and vectors with them. */
   delete(seqs: readonly number[]): void {
-    this.db.prepare('DELETE FROM entries WHERE seq IN (SELECT value FROM json_each(?))').run(JSON.stringify(seqs));
+    this.stmt('DELETE FROM entries WHERE seq IN (SELECT value FROM json_each(?))').run(JSON.stringify(seqs));
   }
 
   recordHits(baseId: string, ids: readonly string[], at: string): void {
@@ -273,7 +285,7 @@ export class EntriesRepository {
       params.source = filter.source;
     }
     const clause = where.join(' AND ');
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM entries e WHERE ${clause}`).get(params) as { n: number }).n;
+    const total = (this.stmt(`SELECT COUNT(*) AS n FROM entries e WHERE ${clause}`).get(params) as { n: number }).n;
     const rows = this.db
       .prepare(`SELECT e.* FROM entries e WHERE ${clause} ORDER BY ${SORTS[filter.sort ?? 'newest']} LIMIT @limit OFFSET @offset`)
       .all({ ...params, limit: filter.limit ?? ENTRY_LIMITS.defaultListLimit, offset: filter.offset ?? 0 }) as EntryRow[];
@@ -282,7 +294,7 @@ export class EntriesRepository {
 
   /** Every non-archived entry, oldest first (export). */
   allForExport(baseId: string): StoredEntry[] {
-    const rows = this.db.prepare("SELECT * FROM entries WHERE base_id = ? AND status <> 'archived' ORDER BY created_at ASC, seq ASC").all(baseId) as EntryRow[];
+    const rows = this.stmt("SELECT * FROM entries WHERE base_id = ? AND status <> 'archived' ORDER BY created_at ASC, seq ASC").all(baseId) as EntryRow[];
     return rows.map(toEntry);
   }
 
@@ -301,7 +313,7 @@ export class EntriesRepository {
   }
 
   private deleteKeywordRow(seq: number): void {
-    this.db.prepare('DELETE FROM entry_fts WHERE rowid = ?').run(seq);
+    this.stmt('DELETE FROM entry_fts WHERE rowid = ?').run(seq);
   }
 
   /**
@@ -314,12 +326,12 @@ export class EntriesRepository {
     const sql = onlyBase
       ? 'SELECT rowid FROM entry_fts WHERE entry_fts MATCH ? ORDER BY bm25(entry_fts, 3.0, 2.0, 2.0, 1.0) LIMIT ?'
       : 'SELECT f.rowid FROM entry_fts f JOIN entries e ON e.seq = f.rowid WHERE entry_fts MATCH ? AND e.base_id = ? ORDER BY bm25(entry_fts, 3.0, 2.0, 2.0, 1.0) LIMIT ?';
-    const statement = this.db.prepare(sql).pluck();
+    const statement = this.stmt(sql).pluck();
     return (onlyBase ? statement.all(match, limit) : statement.all(match, baseId, limit)) as number[];
   }
 
   activeCountInBase(baseId: string): number {
-    return this.db.prepare("SELECT COUNT(*) FROM entries WHERE base_id = ? AND status = 'active'").pluck().get(baseId) as number;
+    return this.stmt("SELECT COUNT(*) FROM entries WHERE base_id = ? AND status = 'active'").pluck().get(baseId) as number;
   }
 
   /** The indexed (normalised) text of these entries' keyword rows. */
@@ -332,7 +344,7 @@ export class EntriesRepository {
 
   /** Documents holding each term, over the whole keyword index. */
   termDocumentCounts(terms: readonly string[]): Map<string, number> {
-    const lookup = this.db.prepare('SELECT doc FROM entry_fts_terms WHERE term = ?').pluck();
+    const lookup = this.stmt('SELECT doc FROM entry_fts_terms WHERE term = ?').pluck();
     const out = new Map<string, number>();
     for (const term of terms) {
       const doc = lookup.get(term) as number | undefined;
@@ -342,7 +354,7 @@ export class EntriesRepository {
   }
 
   activeCount(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM entry_fts').get() as { n: number }).n;
+    return (this.stmt('SELECT COUNT(*) AS n FROM entry_fts').get() as { n: number }).n;
   }
 
   // ---- vectors -------------------------------------------------------------
@@ -362,12 +374,12 @@ export class EntriesRepository {
 
   /** Replaces the entry's vectors for this model (one per embedding text). */
   replaceVectors(entrySeq: number, baseId: string, modelId: string, sig: string, vectors: readonly Float32Array[]): void {
-    this.db.prepare('DELETE FROM entry_vectors WHERE entry_seq = ? AND model_id = ?').run(entrySeq, modelId);
+    this.stmt('DELETE FROM entry_vectors WHERE entry_seq = ? AND model_id = ?').run(entrySeq, modelId);
     if (vectors.length === 0) return;
     const dim = vectors[0].length;
     const table = this.ensureVecTable(dim);
-    const insertRow = this.db.prepare('INSERT INTO entry_vectors (entry_seq, base_id, model_id, dim, sig, ord) VALUES (?, ?, ?, ?, ?, ?)');
-    const insertVec = this.db.prepare(`INSERT INTO ${table} (rowid, embedding) VALUES (?, ?)`);
+    const insertRow = this.stmt('INSERT INTO entry_vectors (entry_seq, base_id, model_id, dim, sig, ord) VALUES (?, ?, ?, ?, ?, ?)');
+    const insertVec = this.stmt(`INSERT INTO ${table} (rowid, embedding) VALUES (?, ?)`);
     vectors.forEach((vector, ord) => {
       const id = insertRow.run(entrySeq, baseId, modelId, dim, sig, ord).lastInsertRowid;
       insertVec.run(BigInt(id), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
@@ -375,12 +387,12 @@ export class EntriesRepository {
   }
 
   deleteVectorsOfModel(baseId: string, modelId: string): void {
-    this.db.prepare('DELETE FROM entry_vectors WHERE base_id = ? AND model_id = ?').run(baseId, modelId);
+    this.stmt('DELETE FROM entry_vectors WHERE base_id = ? AND model_id = ?').run(baseId, modelId);
   }
 
   /** Streams every vector of the base for the model, grouped by entry in text order (no copy of the whole set is held). */
   forEachVector(baseId: string, modelId: string, visit: (entrySeq: number, vector: Float32Array) => void): void {
-    const dims = this.db.prepare('SELECT DISTINCT dim FROM entry_vectors WHERE base_id = ? AND model_id = ?').pluck().all(baseId, modelId) as number[];
+    const dims = this.stmt('SELECT DISTINCT dim FROM entry_vectors WHERE base_id = ? AND model_id = ?').pluck().all(baseId, modelId) as number[];
     for (const dim of dims) {
       const table = this.ensureVecTable(dim);
       const rows = this.db
@@ -391,7 +403,7 @@ export class EntriesRepository {
   }
 
   vectorCount(baseId: string, modelId: string): number {
-    return this.db.prepare('SELECT COUNT(*) FROM entry_vectors WHERE base_id = ? AND model_id = ?').pluck().get(baseId, modelId) as number;
+    return this.stmt('SELECT COUNT(*) FROM entry_vectors WHERE base_id = ? AND model_id = ?').pluck().get(baseId, modelId) as number;
   }
 
   /** Entries of the base whose vectors for this model are missing or stale, oldest first. */
@@ -408,8 +420,8 @@ export class EntriesRepository {
 
   /** Counts for consistency checks and tests: vector rows, sqlite-vec rows, keyword rows. */
   indexCounts(baseId: string): { vectorRows: number; keywordRows: number } {
-    const vectorRows = (this.db.prepare('SELECT COUNT(*) AS n FROM entry_vectors WHERE base_id = ?').get(baseId) as { n: number }).n;
-    const keywordRows = (this.db.prepare('SELECT COUNT(*) AS n FROM entry_fts WHERE base_id = ?').get(baseId) as { n: number }).n;
+    const vectorRows = (this.stmt('SELECT COUNT(*) AS n FROM entry_vectors WHERE base_id = ?').get(baseId) as { n: number }).n;
+    const keywordRows = (this.stmt('SELECT COUNT(*) AS n FROM entry_fts WHERE base_id = ?').get(baseId) as { n: number }).n;
     return { vectorRows, keywordRows };
   }
 }
