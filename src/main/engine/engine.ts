@@ -1,7 +1,10 @@
 import { CreditsService } from './credits/credits.service.ts';
+import { FlowsService } from './flows/flows.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
+import type { AskApi, KnowledgeApi, KnowledgeWriteApi } from './knowledge/knowledge.api.ts';
+import type { LlmApi } from './llm/llm.types.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { stderrLogger, type Logger } from './shared/logger.ts';
 import { openDatabase, type Db } from './storage/database.ts';
@@ -28,6 +31,13 @@ export class Engine {
   readonly identity: IdentityService;
   readonly credits: CreditsService;
   readonly bases: BasesService;
+  /** Set once the model provider service is wired here; llmChain nodes fail with an explanation until then. */
+  llm: LlmApi | undefined;
+  /** Set once the ask service is wired here; the knowledgeAsk action needs it. */
+  ask: AskApi | undefined;
+  /** Set once the knowledge service is wired here; knowledge search and add-entry actions need it. */
+  knowledge: (KnowledgeApi & Partial<KnowledgeWriteApi>) | undefined;
+  readonly flows: FlowsService;
 
   constructor(options: EngineOptions) {
     this.dataDir = options.dataDir;
@@ -37,11 +47,21 @@ export class Engine {
     this.identity = new IdentityService(this.db, SecretBox.openInFolder(this.dataDir), this.clock);
     this.credits = new CreditsService(this.db, this.clock);
     this.bases = new BasesService(this.db, this.clock, () => DEFAULT_EMBEDDING_MODEL);
+    this.flows = new FlowsService({
+      db: this.db,
+      clock: this.clock,
+      logger: this.logger,
+      credits: this.credits,
+      llm: () => this.llm,
+      ask: () => this.ask,
+      knowledge: () => this.knowledge,
+    });
     this.identity.ensureDefaults();
   }
 
   /** Releases everything in reverse order of creation. */
   async dispose(): Promise<void> {
+    await this.flows.dispose();
     if (this.db.open) this.db.close();
     await Promise.resolve();
   }

@@ -1,3 +1,5 @@
+import { flowsRoutes } from '../flows/flows.routes.ts';
+import { messagingRoutes } from '../flows/messaging.routes.ts';
 import { basesRoutes } from '../knowledge/bases.routes.ts';
 import { tokensRoutes } from '../identity/tokens.routes.ts';
 import { meRoutes } from './me.routes.ts';
@@ -5,5 +7,5 @@ import type { AnyRoute } from './route.ts';
 
 /** The whole route table; each subsystem contributes its own list. */
 export function allRoutes(): AnyRoute[] {
-  return [...meRoutes, ...basesRoutes, ...tokensRoutes];
+  return [...meRoutes, ...basesRoutes, ...tokensRoutes, ...flowsRoutes, ...messagingRoutes];
 }
