@@ -7,6 +7,7 @@ import type { Access, Resource, TokenRecord } from '../engine/identity/identity.
 import { ApiError } from '../engine/shared/errors.ts';
 import { stderrLogger } from '../engine/shared/logger.ts';
 import { UnknownSchemaError } from '../engine/storage/database.ts';
+import { registerMessagingCommands } from './commands/messaging.ts';
 import { defaultDataDir } from './data-dir.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -224,6 +225,7 @@ export function buildProgram(): Command {
       ),
     );
 
+  registerMessagingCommands(program, openEngine);
   return program;
 }
 
