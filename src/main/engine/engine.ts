@@ -1,22 +1,24 @@
+import { join } from 'node:path';
+import { AskService } from './ask/ask.service.ts';
 import { CreditsService } from './credits/credits.service.ts';
 import { FlowsService } from './flows/flows.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
+import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
-import type { AskApi, KnowledgeApi, KnowledgeWriteApi } from './knowledge/knowledge.api.ts';
-import type { LlmApi } from './llm/llm.types.ts';
+import { KnowledgeService } from './knowledge/knowledge.service.ts';
+import { LlmService } from './llm/llm.service.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { stderrLogger, type Logger } from './shared/logger.ts';
 import { openDatabase, type Db } from './storage/database.ts';
-
-/** Replaced by the retrieval engine's default model once it lands. */
-const DEFAULT_EMBEDDING_MODEL = 'default';
 
 export interface EngineOptions {
   /** The data folder: database, key file, models, uploaded files. */
   dataDir: string;
   clock?: Clock;
   logger?: Logger;
+  /** Models shipped with the app (the packaged shell passes process.resourcesPath/models); default <project root>/resources/models. */
+  bundledModelsDir?: string;
 }
 
 /**
@@ -30,13 +32,14 @@ export class Engine {
   readonly db: Db;
   readonly identity: IdentityService;
   readonly credits: CreditsService;
+  readonly embeddings: LocalEmbeddingModels;
   readonly bases: BasesService;
-  /** Set once the model provider service is wired here; llmChain nodes fail with an explanation until then. */
-  llm: LlmApi | undefined;
-  /** Set once the ask service is wired here; the knowledgeAsk action needs it. */
-  ask: AskApi | undefined;
-  /** Set once the knowledge service is wired here; knowledge search and add-entry actions need it. */
-  knowledge: (KnowledgeApi & Partial<KnowledgeWriteApi>) | undefined;
+  /** Entries, index and search: the KnowledgeApi/KnowledgeWriteApi the ask and flow engines use. */
+  readonly knowledge: KnowledgeService;
+  /** Seals token secrets and model API keys; its keys live in a file beside the database. */
+  readonly secrets: SecretBox;
+  readonly llm: LlmService;
+  readonly ask: AskService;
   readonly flows: FlowsService;
 
   constructor(options: EngineOptions) {
@@ -44,9 +47,19 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? stderrLogger;
     this.db = openDatabase(this.dataDir);
-    this.identity = new IdentityService(this.db, SecretBox.openInFolder(this.dataDir), this.clock);
+    this.secrets = SecretBox.openInFolder(this.dataDir);
+    this.identity = new IdentityService(this.db, this.secrets, this.clock);
     this.credits = new CreditsService(this.db, this.clock);
-    this.bases = new BasesService(this.db, this.clock, () => DEFAULT_EMBEDDING_MODEL);
+    // Nothing loads here: the model is read from disk on the first embed, so `hearth serve` starts fast.
+    this.embeddings = new LocalEmbeddingModels({
+      bundledDir: options.bundledModelsDir ?? defaultBundledModelsDir(),
+      userDir: join(this.dataDir, 'models'),
+      logger: this.logger,
+    });
+    this.bases = new BasesService(this.db, this.clock, () => this.embeddings.defaultModelId);
+    this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
+    this.llm = new LlmService(this.db, this.secrets, this.clock);
+    this.ask = new AskService({ db: this.db, clock: this.clock, bases: this.bases, credits: this.credits, llm: this.llm, knowledge: () => this.knowledge });
     this.flows = new FlowsService({
       db: this.db,
       clock: this.clock,
@@ -57,13 +70,15 @@ export class Engine {
       knowledge: () => this.knowledge,
     });
     this.identity.ensureDefaults();
+    this.knowledge.resumeIndexing();
   }
 
   /** Releases everything in reverse order of creation. */
   async dispose(): Promise<void> {
     await this.flows.dispose();
+    await this.knowledge.dispose();
+    await this.embeddings.dispose();
     if (this.db.open) this.db.close();
-    await Promise.resolve();
   }
 }
 
