@@ -42,10 +42,10 @@ export async function waitForExecution(hearth: TestHearth, token: string, poll: 
 }
 
 /** Executes a flow and waits for the run to end. */
-export async function runFlow(hearth: TestHearth, token: string, flowId: string): Promise<Execution> {
+export async function runFlow(hearth: TestHearth, token: string, flowId: string, timeoutMs?: number): Promise<Execution> {
   const res = await hearth.request<{ executionId: string; poll: string }>('POST', `${F}/flows/${flowId}/execute`, { token });
   assert.equal(res.status, 202, res.text);
-  return waitForExecution(hearth, token, res.body.poll);
+  return waitForExecution(hearth, token, res.body.poll, timeoutMs);
 }
 
 export function entryOf(execution: Execution, nodeId: string): Execution['log'][number] {
