@@ -35,6 +35,7 @@ describe('workflows API: execution', () => {
       const url = new URL(req.url, 'http://x');
       if (url.pathname === '/fail') return json(res, 500, { error: 'boom' });
       if (url.pathname === '/hang') return; // never answers
+      if (url.pathname === '/slow') return void setTimeout(() => json(res, 200, { slow: true }), 300);
       if (url.pathname === '/text') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain words');
       if (url.pathname.startsWith('/users/')) return json(res, 200, { id: Number(url.pathname.split('/')[2]), plan: 'pro' });
       return json(res, 200, { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: { 'x-team': req.headers['x-team'] ?? null }, body: req.body ? (JSON.parse(req.body) as unknown) : null });
@@ -406,6 +407,23 @@ describe('workflows API: execution', () => {
       assert.equal((await hearth.request('POST', url, { token: reader, body: {} })).status, 403);
       assert.equal((await hearth.request('POST', `${F}/flows/${flow.id}/nodes/node9/test`, { token, body: {} })).status, 404);
       assert.equal((await hearth.request('POST', `${F}/flows/${OTHER_UUID}/nodes/node1/test`, { token, body: {} })).status, 404);
+    });
+  });
+
+  describe('PUT graph during a run', () => {
+    //   [trigger] --> [GET /slow]   and the graph is replaced while it runs
+    it('the run finishes, but its results are not written onto the replaced nodes (run state stays reset)', async () => {
+      const graph = { nodes: [{ type: 'trigger' }, { type: 'httpRequest', config: { url: `${api.url}/slow` } }], edges: [{ source: 'node1', target: 'node2' }] };
+      const flow = await createFlow(hearth, token, { name: 'replaced mid-run', ...graph });
+      const started = await hearth.request<{ poll: string }>('POST', `${F}/flows/${flow.id}/execute`, { token });
+      assert.equal((await hearth.request('PUT', `${F}/flows/${flow.id}/graph`, { token, body: graph })).status, 200);
+      const execution = await waitForExecution(hearth, token, started.body.poll);
+      assert.equal(execution.status, 'success');
+      const after = await hearth.request<{ nodes: Array<{ lastRun: unknown }> }>('GET', `${F}/flows/${flow.id}/graph?includeOutput=1`, { token });
+      assert.deepEqual(
+        after.body.nodes.map((n) => n.lastRun),
+        [null, null],
+      );
     });
   });
 
