@@ -1,4 +1,4 @@
-// `npm run bench [-- --json]`: every benchmark module in scripts/bench, one table.
+// `npm run bench [-- --json] [-- --only flows,ask]`: every benchmark module in scripts/bench (or the named ones), one table.
 // Each module measures its subsystem and, where the issue asks, a baseline in the same run.
 import type { BenchRow } from './bench/bench.types.ts';
 
@@ -9,8 +9,10 @@ const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchR
 ];
 
 const json = process.argv.includes('--json');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : null;
 const rows: BenchRow[] = [];
-for (const mod of modules) {
+for (const mod of modules.filter((m) => !only || only.has(m.name))) {
   if (!json) process.stderr.write(`bench: ${mod.name}...\n`);
   rows.push(...(await (await mod.load()).run()));
 }

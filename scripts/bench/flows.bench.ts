@@ -12,6 +12,8 @@ import { silentLogger } from '../../src/main/engine/shared/logger.ts';
 import type { BenchRow } from './bench.types.ts';
 
 const MEASURE_MS = 2000;
+const ROUNDS = 3;
+const ROUND_MS = 800;
 
 function chain(actionCount: number): { nodes: NodeInput[]; edges: EdgeInput[] } {
   const nodes: NodeInput[] = [{ id: 'node1', type: 'trigger', config: { sampleData: { text: 'hello', n: 1 } } }];
@@ -23,16 +25,28 @@ function chain(actionCount: number): { nodes: NodeInput[]; edges: EdgeInput[] } 
   return { nodes, edges };
 }
 
-async function measure(engine: Engine, principal: Principal, flowId: string): Promise<{ perSecond: number; usPerRun: number; runs: number }> {
-  for (let i = 0; i < 200; i++) await engine.flows.execute(principal, flowId).done; // warm-up
+async function measure(engine: Engine, principal: Principal, flowId: string, ms: number): Promise<{ perSecond: number; usPerRun: number; runs: number }> {
   let runs = 0;
   const started = performance.now();
-  while (performance.now() - started < MEASURE_MS) {
+  while (performance.now() - started < ms) {
     await engine.flows.execute(principal, flowId).done;
     runs++;
   }
   const elapsed = performance.now() - started;
   return { perSecond: Math.round((runs / elapsed) * 1000), usPerRun: Math.round((elapsed / runs) * 1000 * 10) / 10, runs };
+}
+
+/** Rounds alternate between the flows and the best round of each counts: the machine is shared, noise only slows runs down. */
+async function best(engine: Engine, principal: Principal, flowIds: string[]): Promise<Array<{ perSecond: number; usPerRun: number }>> {
+  for (const id of flowIds) for (let i = 0; i < 300; i++) await engine.flows.execute(principal, id).done; // warm-up
+  const results = flowIds.map(() => ({ perSecond: 0, usPerRun: Infinity }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < flowIds.length; i++) {
+      const r = await measure(engine, principal, flowIds[i], ROUND_MS);
+      if (r.perSecond > results[i].perSecond) results[i] = { perSecond: r.perSecond, usPerRun: r.usPerRun };
+    }
+  }
+  return results;
 }
 
 async function measureHttp(engine: Engine, token: string, flowId: string): Promise<number> {
@@ -70,14 +84,13 @@ export async function run(): Promise<BenchRow[]> {
     const principal: Principal = { kind: 'token', workspaceId: workspace.id, userId: user.id, scopes: ALL_SCOPES, tokenId: null, knowledgeBaseId: null, flowId: null };
     const two = engine.flows.create(principal, { name: 'bench 2 nodes', ...chain(1) });
     const ten = engine.flows.create(principal, { name: 'bench 10 nodes', ...chain(9) });
-    const r2 = await measure(engine, principal, two.id);
-    const r10 = await measure(engine, principal, ten.id);
+    const [r2, r10] = await best(engine, principal, [two.id, ten.id]);
     const perNodeUs = Math.round(((r10.usPerRun - r2.usPerRun) / 8) * 10) / 10;
     const token = engine.identity.createToken({ workspaceId: workspace.id, userId: user.id, name: 'bench', access: 'write', resources: ['workflows'] }).secret;
     const http2 = await measureHttp(engine, token, two.id);
     return [
-      { group: 'flows', name: 'executions/s, 2-node flow (trigger -> action), in engine', value: r2.perSecond, unit: 'exec/s', note: `${r2.usPerRun} us/run, n8n publishes ~220/s, target >= 1000` },
-      { group: 'flows', name: 'executions/s, 10-node flow (trigger -> 9 actions), in engine', value: r10.perSecond, unit: 'exec/s', note: `${r10.usPerRun} us/run` },
+      { group: 'flows', name: 'executions/s, 2-node flow (trigger -> action), in engine', value: r2.perSecond, unit: 'exec/s', note: `best of ${ROUNDS} x ${ROUND_MS} ms; ${r2.usPerRun} us/run; n8n publishes ~220/s, target >= 1000` },
+      { group: 'flows', name: 'executions/s, 10-node flow (trigger -> 9 actions), in engine', value: r10.perSecond, unit: 'exec/s', note: `best of ${ROUNDS} x ${ROUND_MS} ms; ${r10.usPerRun} us/run` },
       { group: 'flows', name: 'per-node overhead (10-node minus 2-node, / 8)', value: perNodeUs, unit: 'us/node' },
       { group: 'flows', name: 'executions/s, 2-node flow via HTTP POST execute (8 clients)', value: http2, unit: 'exec/s', note: 'includes auth, routing, 202 reply and the run' },
     ];
