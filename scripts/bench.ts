@@ -1,18 +1,18 @@
-// `npm run bench [-- --json] [-- --only flows,ask]`: every benchmark module in scripts/bench (or the named ones), one table.
+// `npm run bench [-- --json] [-- NAME...]`: every benchmark module in scripts/bench (or the named ones), one table.
 // Each module measures its subsystem and, where the issue asks, a baseline in the same run.
 import type { BenchRow } from './bench/bench.types.ts';
 
 const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchRow[]> }> }> = [
   { name: 'startup', load: () => import('./bench/startup.bench.ts') },
+  { name: 'embeddings', load: () => import('./bench/embeddings.bench.ts') },
   { name: 'ask', load: () => import('./bench/ask.bench.ts') },
   { name: 'flows', load: () => import('./bench/flows.bench.ts') },
 ];
 
 const json = process.argv.includes('--json');
-const onlyAt = process.argv.indexOf('--only');
-const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : null;
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const rows: BenchRow[] = [];
-for (const mod of modules.filter((m) => !only || only.has(m.name))) {
+for (const mod of modules.filter((m) => named.length === 0 || named.includes(m.name))) {
   if (!json) process.stderr.write(`bench: ${mod.name}...\n`);
   rows.push(...(await (await mod.load()).run()));
 }

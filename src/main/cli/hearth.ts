@@ -7,6 +7,7 @@ import type { Access, Resource, TokenRecord } from '../engine/identity/identity.
 import { ApiError } from '../engine/shared/errors.ts';
 import { stderrLogger } from '../engine/shared/logger.ts';
 import { UnknownSchemaError } from '../engine/storage/database.ts';
+import { registerEmbeddingModelCommands } from './commands/embedding-models.ts';
 import { registerLlmModelCommands } from './commands/llm-model.ts';
 import { registerMessagingCommands } from './commands/messaging.ts';
 import { defaultDataDir } from './data-dir.ts';
@@ -191,8 +192,9 @@ export function buildProgram(): Command {
       ),
     );
 
-  const model = program.command('model').description('Models: the language model (set, show, test, clear) and embedding models');
+  const model = program.command('model').description('Models: the language model (set, show, test, clear) and embedding models (list, install, import)');
   registerLlmModelCommands(model, program);
+  registerEmbeddingModelCommands(model, program);
 
   const credits = program.command('credits').description('Workspace credits');
   credits
