@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Execution, FlowSummary } from '../../src/main/engine/flows/flows.types.ts';
 import type { OutboxMessage } from '../../src/main/engine/flows/outbox.repository.ts';
 import { createFlow, entryOf, F, json, LocalServer, openFeed, runFlow, waitForExecution, type ErrorBody } from '../helpers/flows.ts';
-import { runCliJson, TestHearth } from '../helpers/hearth.ts';
+import { runCli, runCliJson, TestHearth } from '../helpers/hearth.ts';
 
 interface InboundReply {
   received: boolean;
@@ -171,6 +171,13 @@ describe('workflows API: messaging', () => {
     const sent = await hearth.request<{ items: OutboxMessage[] }>('GET', `${F}/messaging/outbox?flowId=${flow.id}`, { token: owner });
     assert.equal(sent.body.items[0].text, 'Echo: from the CLI');
     assert.equal(sent.body.items[0].recipient, '+4470000');
+    // Readable output, and a channel no trigger listens on fires nothing.
+    const human = runCli(hearth.dataDir, ['message', 'send', '--from', 'x', '--text', 'y']);
+    assert.equal(human.status, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`${flow.id}\\s+\\S+\\s+success`));
+    await hearth.request('PATCH', `${F}/flows/${flow.id}/nodes/node1`, { token: owner, body: { configPatch: { channel: 'telegram' } } });
+    const none = runCliJson<{ count: number; runs: Array<{ flowId: string }> }>(hearth.dataDir, ['message', 'send', '--from', 'x', '--text', 'y', '--channel', 'sms']);
+    assert.ok(!none.runs.some((r) => r.flowId === flow.id));
   });
 });
 
