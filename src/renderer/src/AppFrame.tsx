@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import type { Identity } from './App.tsx';
+import { settingsApi } from './api/settings.ts';
+import { BasesPage } from './knowledge/BasesPage.tsx';
+import { BasePage } from './knowledge/BasePage.tsx';
+import { FlowsPage } from './flows/FlowsPage.tsx';
+import { FlowEditor } from './flows/FlowEditor.tsx';
+import { SettingsPage } from './settings/SettingsPage.tsx';
+import { hrefFor, useRoute, type Route } from './router.ts';
+import { formatNumber } from './ui/format.ts';
+
+const NAV: { label: string; route: Route; matches: Route['page'][]; key: string }[] = [
+  { label: 'Knowledge', route: { page: 'knowledge' }, matches: ['knowledge', 'base'], key: 'k' },
+  { label: 'Workflows', route: { page: 'workflows' }, matches: ['workflows', 'flow'], key: 'w' },
+  { label: 'Settings', route: { page: 'settings' }, matches: ['settings'], key: 's' },
+];
+
+/** Left navigation, workspace and balance; the page for the current route on the right. */
+export function AppFrame({ identity }: { identity: Identity }) {
+  const route = useRoute();
+  const [balance, setBalance] = useState<number | null>(null);
+
+  useEffect(() => {
+    const refresh = (): void => {
+      settingsApi
+        .credits()
+        .then((credits) => setBalance(typeof credits.balance === 'number' ? credits.balance : null))
+        .catch(() => setBalance(null));
+    };
+    refresh();
+    const timer = setInterval(refresh, 15_000);
+    return () => clearInterval(timer);
+  }, []);
+
+  // g then k/w/s jumps between sections, unless the user is typing.
+  useEffect(() => {
+    let armed = false;
+    const onKey = (event: KeyboardEvent): void => {
+      const target = event.target as HTMLElement;
+      if (target.closest('input, textarea, select, [contenteditable]') || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (armed) {
+        armed = false;
+        const item = NAV.find((n) => n.key === event.key);
+        if (item) window.location.hash = hrefFor(item.route).slice(1);
+        return;
+      }
+      if (event.key === 'g') armed = true;
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <div className="frame">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Hearth
+        </div>
+        <div className="workspace" title={identity.orgId}>
+          <span className="sidebar-caption">Workspace</span>
+          <code data-testid="workspace-id">{identity.orgId}</code>
+        </div>
+        <ul className="nav-list">
+          {NAV.map((item) => (
+            <li key={item.label}>
+              <a href={hrefFor(item.route)} className={item.matches.includes(route.page) ? 'nav-link active' : 'nav-link'} aria-current={item.matches.includes(route.page) ? 'page' : undefined}>
+                {item.label}
+                <kbd>g {item.key}</kbd>
+              </a>
+            </li>
+          ))}
+        </ul>
+        <div className="sidebar-footer">
+          <span className="sidebar-caption">Credits</span>
+          <strong data-testid="credit-balance">{balance === null ? '—' : formatNumber(balance, balance % 1 ? 2 : 0)}</strong>
+        </div>
+      </nav>
+      <main className="content">
+        <RoutedPage route={route} />
+      </main>
+    </div>
+  );
+}
+
+function RoutedPage({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'knowledge':
+      return <BasesPage />;
+    case 'base':
+      return <BasePage key={route.baseId} baseId={route.baseId} />;
+    case 'workflows':
+      return <FlowsPage />;
+    case 'flow':
+      return <FlowEditor key={route.flowId} flowId={route.flowId} />;
+    case 'settings':
+      return <SettingsPage />;
+  }
+}
