@@ -1,19 +1,21 @@
+import { join } from 'node:path';
 import { CreditsService } from './credits/credits.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
+import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
+import { KnowledgeService } from './knowledge/knowledge.service.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { stderrLogger, type Logger } from './shared/logger.ts';
 import { openDatabase, type Db } from './storage/database.ts';
-
-/** Replaced by the retrieval engine's default model once it lands. */
-const DEFAULT_EMBEDDING_MODEL = 'default';
 
 export interface EngineOptions {
   /** The data folder: database, key file, models, uploaded files. */
   dataDir: string;
   clock?: Clock;
   logger?: Logger;
+  /** Models shipped with the app (the packaged shell passes process.resourcesPath/models); default <project root>/resources/models. */
+  bundledModelsDir?: string;
 }
 
 /**
@@ -27,7 +29,10 @@ export class Engine {
   readonly db: Db;
   readonly identity: IdentityService;
   readonly credits: CreditsService;
+  readonly embeddings: LocalEmbeddingModels;
   readonly bases: BasesService;
+  /** Entries, index and search: the KnowledgeApi/KnowledgeWriteApi the ask and flow engines use. */
+  readonly knowledge: KnowledgeService;
 
   constructor(options: EngineOptions) {
     this.dataDir = options.dataDir;
@@ -36,14 +41,23 @@ export class Engine {
     this.db = openDatabase(this.dataDir);
     this.identity = new IdentityService(this.db, SecretBox.openInFolder(this.dataDir), this.clock);
     this.credits = new CreditsService(this.db, this.clock);
-    this.bases = new BasesService(this.db, this.clock, () => DEFAULT_EMBEDDING_MODEL);
+    // Nothing loads here: the model is read from disk on the first embed, so `hearth serve` starts fast.
+    this.embeddings = new LocalEmbeddingModels({
+      bundledDir: options.bundledModelsDir ?? defaultBundledModelsDir(),
+      userDir: join(this.dataDir, 'models'),
+      logger: this.logger,
+    });
+    this.bases = new BasesService(this.db, this.clock, () => this.embeddings.defaultModelId);
+    this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
     this.identity.ensureDefaults();
+    this.knowledge.resumeIndexing();
   }
 
   /** Releases everything in reverse order of creation. */
   async dispose(): Promise<void> {
+    await this.knowledge.dispose();
+    await this.embeddings.dispose();
     if (this.db.open) this.db.close();
-    await Promise.resolve();
   }
 }
 

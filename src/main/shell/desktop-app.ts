@@ -16,7 +16,9 @@ export function startDesktopApp(): void {
   const uiDir = join(import.meta.dirname, '..', 'renderer');
 
   async function boot(): Promise<void> {
-    engine = new Engine({ dataDir: app.getPath('userData') });
+    // Packaged builds carry the bundled models in resources/models (electron-builder extraResources).
+    const bundledModelsDir = app.isPackaged ? join(process.resourcesPath, 'models') : undefined;
+    engine = new Engine({ dataDir: app.getPath('userData'), bundledModelsDir });
     try {
       server = await startServer(engine, { port: Number(process.env.HEARTH_PORT ?? DEFAULT_PORT), uiDir });
     } catch (error) {
