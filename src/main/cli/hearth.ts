@@ -7,6 +7,7 @@ import type { Access, Resource, TokenRecord } from '../engine/identity/identity.
 import { ApiError } from '../engine/shared/errors.ts';
 import { stderrLogger } from '../engine/shared/logger.ts';
 import { UnknownSchemaError } from '../engine/storage/database.ts';
+import { registerEmbeddingModelCommands } from './commands/embedding-models.ts';
 import { defaultDataDir } from './data-dir.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -223,6 +224,9 @@ export function buildProgram(): Command {
         (r) => [`balance ${r.balance}`, ...r.ledger.map((l) => `${l.createdAt}  ${l.kind}  ${l.call}  ${l.credits}  -> ${l.balanceAfter}`)].join('\n'),
       ),
     );
+
+  const model = program.command('model').description('Models: embedding models for search (list, install, import)');
+  registerEmbeddingModelCommands(model, program);
 
   return program;
 }

@@ -1,3 +1,4 @@
+import { embeddingModelRoutes } from '../embeddings/models.routes.ts';
 import { basesRoutes } from '../knowledge/bases.routes.ts';
 import { entriesRoutes } from '../knowledge/entries.routes.ts';
 import { tokensRoutes } from '../identity/tokens.routes.ts';
@@ -6,5 +7,5 @@ import type { AnyRoute } from './route.ts';
 
 /** The whole route table; each subsystem contributes its own list. */
 export function allRoutes(): AnyRoute[] {
-  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes];
+  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes, ...embeddingModelRoutes];
 }
