@@ -42,9 +42,8 @@ export class UiHarness {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${this.url}/#session=${this.engine.identity.appSessionSecret}`);
     await page.getByTestId('workspace-id').waitFor();
-    await page.evaluate((hash) => {
-      window.location.hash = hash;
-    }, route);
+    // A string, because this file is typed for Node (no DOM) and runs the code in the page.
+    await page.evaluate(`window.location.hash = ${JSON.stringify(route)}`);
     return page;
   }
 
