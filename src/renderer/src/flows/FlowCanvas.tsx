@@ -55,6 +55,15 @@ export function FlowCanvas({ graph, catalog, runStatus, selectedId, onSelect, on
     });
   }, [graph, catalog, runStatus]);
 
+  // The editor picked a node (one just added) or closed its settings: follow it, but keep a
+  // multi-selection (which the editor sees as "none") intact.
+  useEffect(() => {
+    setNodes((current) => {
+      if (selectedId === null && current.filter((n) => n.selected).length > 1) return current;
+      return current.map((n) => (n.selected === (n.id === selectedId) ? n : { ...n, selected: n.id === selectedId }));
+    });
+  }, [selectedId]);
+
   const edges = useMemo(() => graph.edges.map((edge) => toCanvasEdge(edge, runStatus)), [graph.edges, runStatus]);
 
   const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {

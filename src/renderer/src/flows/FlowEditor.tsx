@@ -250,6 +250,7 @@ export function FlowEditor({ flowId }: { flowId: string }) {
             logEntry={execution?.log.find((l) => l.nodeId === selected.id)}
             onSaved={() => void reload()}
             onDelete={() => deleteNodes([selected.id])}
+            onClose={() => setSelectedId(null)}
           />
         )}
       </div>

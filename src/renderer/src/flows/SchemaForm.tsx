@@ -5,6 +5,21 @@ interface SchemaFormProps {
   schema: JsonSchema;
   value: Record<string, unknown>;
   onChange: (value: Record<string, unknown>) => void;
+  /** The API's fieldErrors; keys are dotted paths such as `config.prompt`. */
+  errors?: Record<string, string[]>;
+  path?: string;
+}
+
+function FieldErrors({ messages }: { messages: string[] | undefined }) {
+  return (
+    <>
+      {messages?.map((m) => (
+        <span key={m} className="field-error">
+          {m}
+        </span>
+      ))}
+    </>
+  );
 }
 
 function schemaType(schema: JsonSchema): string {
@@ -64,10 +79,25 @@ export function JsonField({ value, onChange, label }: { value: unknown; onChange
   );
 }
 
-function FieldFor({ name, schema, value, onChange }: { name: string; schema: JsonSchema; value: unknown; onChange: (value: unknown) => void }) {
+interface FieldForProps {
+  name: string;
+  schema: JsonSchema;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  errors: Record<string, string[]>;
+  path: string;
+}
+
+function FieldFor({ name, schema, value, onChange, errors, path }: FieldForProps) {
+  const own = errors[path];
   const label = titleFor(name, schema);
   const type = schemaType(schema);
-  const hint = schema.description ? <span className="field-hint">{schema.description}</span> : null;
+  const hint = (
+    <>
+      {schema.description && <span className="field-hint">{schema.description}</span>}
+      <FieldErrors messages={own} />
+    </>
+  );
 
   if (schema.enum) {
     return (
@@ -141,6 +171,7 @@ function FieldFor({ name, schema, value, onChange }: { name: string; schema: Jso
           }}
         />
         <span className="field-hint">One per line.{schema.description ? ` ${schema.description}` : ''}</span>
+        <FieldErrors messages={own} />
       </label>
     );
   }
@@ -150,7 +181,7 @@ function FieldFor({ name, schema, value, onChange }: { name: string; schema: Jso
       <fieldset className="fieldset">
         <legend>{label}</legend>
         {hint}
-        <SchemaForm schema={schema} value={object} onChange={onChange} />
+        <SchemaForm schema={schema} value={object} onChange={onChange} errors={errors} path={path} />
       </fieldset>
     );
   }
@@ -164,13 +195,13 @@ function FieldFor({ name, schema, value, onChange }: { name: string; schema: Jso
 }
 
 /** Form fields generated from a node type's configSchema (JSON Schema). */
-export function SchemaForm({ schema, value, onChange }: SchemaFormProps) {
+export function SchemaForm({ schema, value, onChange, errors = {}, path = '' }: SchemaFormProps) {
   const properties = Object.entries(schema.properties ?? {});
   if (properties.length === 0) return <JsonField label="Config (JSON)" value={value} onChange={(v) => onChange(v && typeof v === 'object' ? (v as Record<string, unknown>) : {})} />;
   return (
     <div className="schema-form">
       {properties.map(([name, property]) => (
-        <FieldFor key={name} name={name} schema={property} value={value[name]} onChange={(next) => onChange({ ...value, [name]: next })} />
+        <FieldFor key={name} name={name} schema={property} value={value[name]} errors={errors} path={path ? `${path}.${name}` : name} onChange={(next) => onChange({ ...value, [name]: next })} />
       ))}
     </div>
   );

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { UiHarness } from './ui-harness.ts';
+
+/** Drags from one node's output pin to another's input pin, as a person would. */
+async function connect(page: Page, source: string, target: string): Promise<void> {
+  const from = await page.getByTestId(`node-${source}`).locator('.react-flow__handle.source').first().boundingBox();
+  const to = await page.getByTestId(`node-${target}`).locator('.react-flow__handle.target').boundingBox();
+  assert.ok(from && to, 'both pins are on screen');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+describe('the workflows canvas', () => {
+  let ui: UiHarness;
+
+  before(async () => {
+    ui = await UiHarness.start();
+  });
+  after(async () => {
+    await ui.dispose();
+  });
+
+  it('builds a two-node flow on the canvas, runs it, and shows each node succeeding', async () => {
+    const page = await ui.open('#/workflows');
+    await page.getByText('No flows yet').waitFor();
+    await page.getByLabel('New flow name').fill('Greeting');
+    await page.getByRole('button', { name: 'New flow' }).click();
+    await page.getByTestId('flow-canvas').waitFor();
+    await page.getByText('An empty flow').waitFor();
+
+    //   [node1 trigger] ──► [node2 output]   (the edge drawn by dragging)
+    await page.getByTestId('palette-trigger').click();
+    await page.getByTestId('node-node1').waitFor();
+    await page.getByLabel('Close node settings').click();
+    await page.getByTestId('palette-output').click();
+    await page.getByTestId('node-node2').waitFor();
+    assert.equal(await page.locator('.react-flow__edge').count(), 0, 'nothing was selected, so the output was added unconnected');
+
+    await connect(page, 'node1', 'node2');
+    await page.locator('.react-flow__edge').first().waitFor();
+    const edges = await ui.api<{ edges: { source: string; target: string }[] }>('GET', `/api/ai/simple-flow/flows/${flowIdFrom(page)}/edges`, ui.token());
+    assert.deepEqual(
+      edges.body.edges.map((e) => [e.source, e.target]),
+      [['node1', 'node2']],
+    );
+
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByTestId('execution-status').filter({ hasText: 'success' }).waitFor({ timeout: 15_000 });
+    assert.equal(await page.getByTestId('node-node1').getAttribute('data-run-status'), 'success');
+    assert.equal(await page.getByTestId('node-node2').getAttribute('data-run-status'), 'success');
+    await ui.screenshot(page, 'flow-canvas-run');
+  });
+
+  it('shows a node added over the API on the open canvas within seconds', async () => {
+    const token = ui.token();
+    const created = await ui.api<{ id: string }>('POST', '/api/ai/simple-flow/flows', token, { name: 'Watched', nodes: [{ type: 'trigger' }] });
+    assert.equal(created.status, 201);
+    const page = await ui.open(`#/workflows/${created.body.id}`);
+    await page.getByTestId('node-node1').waitFor();
+
+    const added = await ui.api('POST', `/api/ai/simple-flow/flows/${created.body.id}/nodes`, token, { type: 'output', label: 'Added by a script', connectFrom: 'node1', position: { x: 400, y: 160 } });
+    assert.equal(added.status, 201);
+    const started = Date.now();
+    await page.getByTestId('node-node2').getByText('Added by a script').waitFor({ timeout: 5000 });
+    await page.locator('.react-flow__edge').first().waitFor({ timeout: 5000 });
+    assert.ok(Date.now() - started < 5000);
+    await ui.screenshot(page, 'flow-canvas-live');
+  });
+});
+
+function flowIdFrom(page: Page): string {
+  const match = /#\/workflows\/([0-9a-f-]{36})/.exec(page.url());
+  assert.ok(match, `a flow id in ${page.url()}`);
+  return match[1];
+}
