@@ -61,8 +61,6 @@ export function FlowEditor({ flowId }: { flowId: string }) {
   useEffect(() => {
     if (graph) setName((current) => current || graph.name);
   }, [graph]);
-  const liveMode = useFlowEvents(flowId, () => void reload());
-
   const loadExecutions = useCallback(async () => {
     try {
       setExecutions(await flowsApi.listExecutions(flowId));
@@ -73,6 +71,22 @@ export function FlowEditor({ flowId }: { flowId: string }) {
   useEffect(() => {
     void loadExecutions();
   }, [loadExecutions]);
+
+  const watched = useRef<Execution | null>(null);
+  watched.current = execution;
+  const liveMode = useFlowEvents(flowId, (change) => {
+    void reload();
+    // A run's progress arrives on the feed: show it now rather than at the next poll.
+    const current = watched.current;
+    if (change.kind.startsWith('execution.') && change.executionId && current?.id === change.executionId) {
+      flowsApi
+        .getExecution(flowId, change.executionId)
+        .then((next) => setExecution((now) => (now?.id === next.id ? next : now)))
+        .catch(() => undefined);
+    }
+    if (change.kind === 'execution.finished') void loadExecutions();
+  });
+
 
   // Poll the run being watched every second until it finishes.
   useEffect(() => {
