@@ -1,4 +1,4 @@
-import { apiRequest, currentSession } from './http.ts';
+import { apiRequest } from './http.ts';
 
 const F = '/api/ai/simple-flow';
 
@@ -131,11 +131,8 @@ export const flowsApi = {
   getExecution: (flowId: string, executionId: string) => apiRequest<Execution>('GET', `${flow(flowId)}/executions/${executionId}`),
   listExecutions: (flowId: string) => apiRequest<Execution[]>('GET', `${flow(flowId)}/executions`),
 
-  /** The change feed (server-sent events). EventSource cannot send headers, so the token rides in the query. */
-  eventsUrl: (flowId: string) => {
-    const session = currentSession();
-    return `${session.apiBaseUrl}${flow(flowId)}/events?token=${encodeURIComponent(session.token ?? '')}`;
-  },
+  /** The change feed (server-sent events), read with the session's header by api/eventStream.ts. */
+  eventsPath: (flowId: string) => `${flow(flowId)}/events`,
 };
 
 export const FINISHED_STATUSES = new Set(['success', 'error']);
