@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import { CreditsService } from './credits/credits.service.ts';
+import { FlowsService } from './flows/flows.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
 import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
 import { ModelLibrary } from './embeddings/model-library.service.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
 import { KnowledgeService } from './knowledge/knowledge.service.ts';
+import type { AskApi } from './knowledge/knowledge.api.ts';
+import type { LlmApi } from './llm/llm.types.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { stderrLogger, type Logger } from './shared/logger.ts';
 import { openDatabase, type Db } from './storage/database.ts';
@@ -35,6 +38,11 @@ export class Engine {
   readonly bases: BasesService;
   /** Entries, index and search: the KnowledgeApi/KnowledgeWriteApi the ask and flow engines use. */
   readonly knowledge: KnowledgeService;
+  /** Set once the model provider service is wired here; llmChain nodes fail with an explanation until then. */
+  llm: LlmApi | undefined;
+  /** Set once the ask service is wired here; the knowledgeAsk action needs it. */
+  ask: AskApi | undefined;
+  readonly flows: FlowsService;
 
   constructor(options: EngineOptions) {
     this.dataDir = options.dataDir;
@@ -52,12 +60,22 @@ export class Engine {
     this.embeddingLibrary = new ModelLibrary({ models: this.embeddings, logger: this.logger, clock: this.clock });
     this.bases = new BasesService(this.db, this.clock, () => this.embeddings.defaultModelId);
     this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
+    this.flows = new FlowsService({
+      db: this.db,
+      clock: this.clock,
+      logger: this.logger,
+      credits: this.credits,
+      llm: () => this.llm,
+      ask: () => this.ask,
+      knowledge: () => this.knowledge,
+    });
     this.identity.ensureDefaults();
     this.knowledge.resumeIndexing();
   }
 
   /** Releases everything in reverse order of creation. */
   async dispose(): Promise<void> {
+    await this.flows.dispose();
     await this.knowledge.dispose();
     await this.embeddings.dispose();
     if (this.db.open) this.db.close();

@@ -1,4 +1,6 @@
 import { embeddingModelRoutes } from '../embeddings/models.routes.ts';
+import { flowsRoutes } from '../flows/flows.routes.ts';
+import { messagingRoutes } from '../flows/messaging.routes.ts';
 import { basesRoutes } from '../knowledge/bases.routes.ts';
 import { entriesRoutes } from '../knowledge/entries.routes.ts';
 import { tokensRoutes } from '../identity/tokens.routes.ts';
@@ -7,5 +9,5 @@ import type { AnyRoute } from './route.ts';
 
 /** The whole route table; each subsystem contributes its own list. */
 export function allRoutes(): AnyRoute[] {
-  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes, ...embeddingModelRoutes];
+  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes, ...embeddingModelRoutes, ...flowsRoutes, ...messagingRoutes];
 }

@@ -1,6 +1,7 @@
 import { identity } from './0001-identity.ts';
 import { knowledgeBases } from './0002-knowledge-bases.ts';
 import { knowledgeEntries } from './0003-knowledge-entries.ts';
+import { flows } from './0005-flows.ts';
 
 export interface Migration {
   /** Position in the history; never reused, never renumbered. */
@@ -13,4 +14,4 @@ export interface Migration {
  * Every schema change, in order. A change only adds: a new file with the next
  * id, never an edit of one that has shipped.
  */
-export const MIGRATIONS: readonly Migration[] = [identity, knowledgeBases, knowledgeEntries];
+export const MIGRATIONS: readonly Migration[] = [identity, knowledgeBases, knowledgeEntries, flows];
