@@ -5,6 +5,8 @@ import { UiHarness } from './ui-harness.ts';
 
 /** Drags from one node's output pin to another's input pin, as a person would. */
 async function connect(page: Page, source: string, target: string): Promise<void> {
+  // The canvas refits itself when nodes are added; let it settle before aiming.
+  await page.waitForTimeout(300);
   const from = await page.getByTestId(`node-${source}`).locator('.react-flow__handle.source').first().boundingBox();
   const to = await page.getByTestId(`node-${target}`).locator('.react-flow__handle.target').boundingBox();
   assert.ok(from && to, 'both pins are on screen');
@@ -41,14 +43,14 @@ describe('the workflows canvas', () => {
     assert.equal(await page.locator('.react-flow__edge').count(), 0, 'nothing was selected, so the output was added unconnected');
 
     await connect(page, 'node1', 'node2');
-    await page.locator('.react-flow__edge').first().waitFor();
+    await page.locator('.react-flow__edge').first().waitFor({ state: 'attached' });
     const edges = await ui.api<{ edges: { source: string; target: string }[] }>('GET', `/api/ai/simple-flow/flows/${flowIdFrom(page)}/edges`, ui.token());
     assert.deepEqual(
       edges.body.edges.map((e) => [e.source, e.target]),
       [['node1', 'node2']],
     );
 
-    await page.getByRole('button', { name: 'Run' }).click();
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('execution-status').filter({ hasText: 'success' }).waitFor({ timeout: 15_000 });
     assert.equal(await page.getByTestId('node-node1').getAttribute('data-run-status'), 'success');
     assert.equal(await page.getByTestId('node-node2').getAttribute('data-run-status'), 'success');
@@ -57,16 +59,31 @@ describe('the workflows canvas', () => {
 
   it('shows a node added over the API on the open canvas within seconds', async () => {
     const token = ui.token();
-    const created = await ui.api<{ id: string }>('POST', '/api/ai/simple-flow/flows', token, { name: 'Watched', nodes: [{ type: 'trigger' }] });
-    assert.equal(created.status, 201);
+    //   [node1 trigger] ──► [node2 If] ──false──► [node3 output, added over the API]
+    const created = await ui.api<{ id: string }>('POST', '/api/ai/simple-flow/flows', token, {
+      name: 'Watched',
+      nodes: [
+        { type: 'trigger', position: { x: 0, y: 100 } },
+        { type: 'condition', position: { x: 320, y: 100 } },
+      ],
+      edges: [{ source: 'node1', target: 'node2' }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
     const page = await ui.open(`#/workflows/${created.body.id}`);
-    await page.getByTestId('node-node1').waitFor();
+    await page.getByTestId('node-node2').waitFor();
+    assert.equal(await page.getByTestId('node-node2').locator('.react-flow__handle.source').count(), 2, 'an If shows a true and a false pin');
 
-    const added = await ui.api('POST', `/api/ai/simple-flow/flows/${created.body.id}/nodes`, token, { type: 'output', label: 'Added by a script', connectFrom: 'node1', position: { x: 400, y: 160 } });
+    const added = await ui.api('POST', `/api/ai/simple-flow/flows/${created.body.id}/nodes`, token, {
+      type: 'output',
+      label: 'Added by a script',
+      connectFrom: 'node2',
+      connectFromHandle: 'false',
+      position: { x: 640, y: 180 },
+    });
     assert.equal(added.status, 201);
     const started = Date.now();
-    await page.getByTestId('node-node2').getByText('Added by a script').waitFor({ timeout: 5000 });
-    await page.locator('.react-flow__edge').first().waitFor({ timeout: 5000 });
+    await page.getByTestId('node-node3').getByText('Added by a script').waitFor({ timeout: 5000 });
+    await page.getByTestId('rf__edge-e-node2-false-node3').waitFor({ state: 'attached', timeout: 5000 });
     assert.ok(Date.now() - started < 5000);
     await ui.screenshot(page, 'flow-canvas-live');
   });

@@ -1,4 +1,4 @@
-import { Background, Controls, MarkerType, MiniMap, ReactFlow, applyNodeChanges, type Connection, type Edge, type NodeChange } from '@xyflow/react';
+import { Background, Controls, MarkerType, ReactFlow, applyNodeChanges, useReactFlow, type Connection, type Edge, type NodeChange } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FlowEdge, FlowGraph, NodeTypeInfo, Position } from '../api/flows.ts';
@@ -64,6 +64,24 @@ export function FlowCanvas({ graph, catalog, runStatus, selectedId, onSelect, on
     });
   }, [selectedId]);
 
+  // Keep every node in view as the graph grows or shrinks (added here or over the API).
+  const { fitView } = useReactFlow();
+  const nodeCount = graph.nodes.length;
+  const wrapper = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    let frame = requestAnimationFrame(() => void fitView({ padding: 0.3, maxZoom: 1.1 }));
+    // The run panel or the settings panel opening changes the canvas size: refit then too.
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => void fitView({ padding: 0.3, maxZoom: 1.1 }));
+    });
+    if (wrapper.current) observer.observe(wrapper.current);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+    };
+  }, [nodeCount, fitView]);
+
   const edges = useMemo(() => graph.edges.map((edge) => toCanvasEdge(edge, runStatus)), [graph.edges, runStatus]);
 
   const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
@@ -79,7 +97,7 @@ export function FlowCanvas({ graph, catalog, runStatus, selectedId, onSelect, on
   );
 
   return (
-    <div className="canvas" data-testid="flow-canvas">
+    <div className="canvas" data-testid="flow-canvas" ref={wrapper}>
       <ReactFlow<CanvasNode, Edge>
         nodes={nodes}
         edges={edges}
@@ -94,7 +112,11 @@ export function FlowCanvas({ graph, catalog, runStatus, selectedId, onSelect, on
           const own = deleted.filter((e) => !gone.has(e.source) && !gone.has(e.target));
           if (own.length) onDeleteEdges(own.map((e) => e.id));
         }}
-        onSelectionChange={({ nodes: picked }) => onSelect(picked.length === 1 ? picked[0].id : null)}
+        onNodeClick={(_event, node) => onSelect(node.id)}
+        onSelectionChange={({ nodes: picked }) => {
+          // Several nodes picked (shift-drag): no single node to show settings for.
+          if (picked.length > 1) onSelect(null);
+        }}
         onPaneClick={() => onSelect(null)}
         deleteKeyCode={['Backspace', 'Delete']}
         fitView
@@ -104,7 +126,6 @@ export function FlowCanvas({ graph, catalog, runStatus, selectedId, onSelect, on
       >
         <Background gap={20} size={1.2} color="var(--grid)" />
         <Controls showInteractive={false} />
-        <MiniMap pannable zoomable nodeStrokeWidth={2} className="minimap" />
       </ReactFlow>
     </div>
   );

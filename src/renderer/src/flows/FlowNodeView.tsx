@@ -17,8 +17,11 @@ const CATEGORY_ICON: Record<string, string> = {
   ai: '✦',
   llm: '✦',
   knowledge: '❖',
-  logic: '⑂',
-  flow: '⑂',
+  logic: '◇',
+  flow: '◇',
+  integration: '⇄',
+  messaging: '✉',
+  data: '≡',
   action: '➜',
   actions: '➜',
   output: '◎',
@@ -34,7 +37,7 @@ function FlowNodeViewInner({ data, selected }: NodeProps<CanvasNode>) {
   const outputs = typeInfo?.outputs ?? [];
   const pins = typeInfo?.pins ?? { input: true, output: true };
   return (
-    <div className={`flow-node${selected ? ' selected' : ''}${runStatus ? ` run-${runStatus}` : ''}`} data-testid={`node-${node.id}`} data-run-status={runStatus ?? ''}>
+    <div className={`flow-node${outputs.length ? ' has-branches' : ''}${selected ? ' selected' : ''}${runStatus ? ` run-${runStatus}` : ''}`} data-testid={`node-${node.id}`} data-run-status={runStatus ?? ''}>
       {pins.input && <Handle type="target" position={Position.Left} className="pin" />}
       <div className="flow-node-head">
         <span className="flow-node-icon" aria-hidden="true">

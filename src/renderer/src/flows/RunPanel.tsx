@@ -85,7 +85,9 @@ export function RunPanel({ execution, executions, nodes, onPick, onClose }: RunP
         <ol className="run-log">
           {execution.log.map((entry) => (
             <li key={entry.nodeId}>
-              <strong>{labelOf(entry.nodeId)}</strong> <code className="muted">{entry.nodeId}</code>
+              <div>
+                <strong>{labelOf(entry.nodeId)}</strong> <code className="muted">{entry.nodeId}</code>
+              </div>
               <NodeRunResult entry={entry} />
             </li>
           ))}
