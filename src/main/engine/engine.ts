@@ -1,14 +1,13 @@
 import { join } from 'node:path';
+import { AskService } from './ask/ask.service.ts';
 import { CreditsService } from './credits/credits.service.ts';
 import { FlowsService } from './flows/flows.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
 import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
-import { ModelLibrary } from './embeddings/model-library.service.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
 import { KnowledgeService } from './knowledge/knowledge.service.ts';
-import type { AskApi } from './knowledge/knowledge.api.ts';
-import type { LlmApi } from './llm/llm.types.ts';
+import { LlmService } from './llm/llm.service.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { stderrLogger, type Logger } from './shared/logger.ts';
 import { openDatabase, type Db } from './storage/database.ts';
@@ -34,14 +33,13 @@ export class Engine {
   readonly identity: IdentityService;
   readonly credits: CreditsService;
   readonly embeddings: LocalEmbeddingModels;
-  readonly embeddingLibrary: ModelLibrary;
   readonly bases: BasesService;
   /** Entries, index and search: the KnowledgeApi/KnowledgeWriteApi the ask and flow engines use. */
   readonly knowledge: KnowledgeService;
-  /** Set once the model provider service is wired here; llmChain nodes fail with an explanation until then. */
-  llm: LlmApi | undefined;
-  /** Set once the ask service is wired here; the knowledgeAsk action needs it. */
-  ask: AskApi | undefined;
+  /** Seals token secrets and model API keys; its keys live in a file beside the database. */
+  readonly secrets: SecretBox;
+  readonly llm: LlmService;
+  readonly ask: AskService;
   readonly flows: FlowsService;
 
   constructor(options: EngineOptions) {
@@ -49,7 +47,8 @@ export class Engine {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? stderrLogger;
     this.db = openDatabase(this.dataDir);
-    this.identity = new IdentityService(this.db, SecretBox.openInFolder(this.dataDir), this.clock);
+    this.secrets = SecretBox.openInFolder(this.dataDir);
+    this.identity = new IdentityService(this.db, this.secrets, this.clock);
     this.credits = new CreditsService(this.db, this.clock);
     // Nothing loads here: the model is read from disk on the first embed, so `hearth serve` starts fast.
     this.embeddings = new LocalEmbeddingModels({
@@ -57,9 +56,10 @@ export class Engine {
       userDir: join(this.dataDir, 'models'),
       logger: this.logger,
     });
-    this.embeddingLibrary = new ModelLibrary({ models: this.embeddings, logger: this.logger, clock: this.clock });
     this.bases = new BasesService(this.db, this.clock, () => this.embeddings.defaultModelId);
     this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
+    this.llm = new LlmService(this.db, this.secrets, this.clock);
+    this.ask = new AskService({ db: this.db, clock: this.clock, bases: this.bases, credits: this.credits, llm: this.llm, knowledge: () => this.knowledge });
     this.flows = new FlowsService({
       db: this.db,
       clock: this.clock,

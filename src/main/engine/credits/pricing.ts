@@ -20,3 +20,16 @@ export const CREDITS_PER_WEB_SEARCH = 0.5;
 export function embeddingCredits(tokens: number): number {
   return tokens * CREDITS_PER_EMBEDDING_TOKEN;
 }
+
+/** A model answer (ask, llmChain): prompt and written tokens at their own rates. */
+export function completionCredits(inputTokens: number, outputTokens: number): number {
+  return (inputTokens * CREDITS_PER_1K_INPUT_TOKENS + outputTokens * CREDITS_PER_1K_OUTPUT_TOKENS) / 1000;
+}
+
+/**
+ * Extraction (submissions) counts its input tokens plus one third of its output tokens,
+ * all at the input rate: extraction reads a lot and writes pairs that mostly quote it.
+ */
+export function submissionCredits(inputTokens: number, outputTokens: number, webSearches = 0): number {
+  return ((inputTokens + outputTokens / 3) * CREDITS_PER_1K_INPUT_TOKENS) / 1000 + webSearches * CREDITS_PER_WEB_SEARCH;
+}

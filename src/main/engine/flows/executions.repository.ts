@@ -45,7 +45,7 @@ export class ExecutionsRepository {
       `INSERT INTO flow_executions (id, flow_id, workspace_id, status, trigger, started_at, runner_pid, runner_instance) VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
     );
     this.pruneStmt = db.prepare(
-      `DELETE FROM flow_executions WHERE flow_id = @flowId AND id NOT IN (SELECT id FROM flow_executions WHERE flow_id = @flowId ORDER BY started_at DESC, rowid DESC LIMIT @keep)`,
+      `DELETE FROM flow_executions WHERE flow_id = @flowId AND rowid <= (SELECT rowid FROM flow_executions WHERE flow_id = @flowId ORDER BY rowid DESC LIMIT 1 OFFSET @keep)`,
     );
     this.progressStmt = db.prepare(`UPDATE flow_executions SET log = ? WHERE id = ? AND status = 'running'`);
     this.finishStmt = db.prepare(`UPDATE flow_executions SET status = ?, finished_at = ?, error = ?, log = ? WHERE id = ?`);
@@ -53,8 +53,10 @@ export class ExecutionsRepository {
 
   /** Records a new running execution and drops the ones beyond the newest `keep` of the flow. */
   start(execution: { id: string; flowId: string; workspaceId: string; trigger: Execution['trigger']; startedAt: string }, runner: RunnerIdentity, keep: number): void {
-    this.insertStmt.run(execution.id, execution.flowId, execution.workspaceId, execution.trigger, execution.startedAt, runner.pid, runner.instance);
-    this.pruneStmt.run({ flowId: execution.flowId, keep });
+    this.db.transaction(() => {
+      this.insertStmt.run(execution.id, execution.flowId, execution.workspaceId, execution.trigger, execution.startedAt, runner.pid, runner.instance);
+      this.pruneStmt.run({ flowId: execution.flowId, keep });
+    })();
   }
 
   progress(id: string, log: readonly LogEntry[]): void {
@@ -71,7 +73,7 @@ export class ExecutionsRepository {
   }
 
   list(flowId: string, limit: number): Execution[] {
-    const rows = this.db.prepare('SELECT * FROM flow_executions WHERE flow_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?').all(flowId, limit) as ExecutionRow[];
+    const rows = this.db.prepare('SELECT * FROM flow_executions WHERE flow_id = ? ORDER BY rowid DESC LIMIT ?').all(flowId, limit) as ExecutionRow[];
     return rows.map(toExecution);
   }
 

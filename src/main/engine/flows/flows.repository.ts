@@ -82,6 +82,18 @@ export class FlowsRepository {
     setLastRun: Database.Statement;
   };
 
+  private readonly cache = new Map<string, Database.Statement>();
+
+  /** Prepared once per SQL text: preparing costs more than running these small queries. */
+  private sql(text: string): Database.Statement {
+    let stmt = this.cache.get(text);
+    if (!stmt) {
+      stmt = this.db.prepare(text);
+      this.cache.set(text, stmt);
+    }
+    return stmt;
+  }
+
   constructor(db: Db) {
     this.db = db;
     this.statements = {
@@ -94,31 +106,29 @@ export class FlowsRepository {
   }
 
   insertFlow(flow: { id: string; name: string; active: boolean; createdAt: string; updatedAt: string }, owner: FlowOwner): void {
-    this.db
-      .prepare('INSERT INTO flows (id, workspace_id, user_id, name, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    this.sql('INSERT INTO flows (id, workspace_id, user_id, name, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(flow.id, owner.workspaceId, owner.userId, flow.name, flow.active ? 1 : 0, flow.createdAt, flow.updatedAt);
   }
 
   /** The flow when it belongs to this owner; undefined otherwise (other users and workspaces look the same as missing). */
   getFlow(owner: FlowOwner, id: string): StoredFlow | undefined {
-    const row = this.db.prepare(`${SELECT_FLOW} WHERE f.id = ? AND f.workspace_id = ? AND f.user_id = ?`).get(id, owner.workspaceId, owner.userId) as FlowRow | undefined;
+    const row = this.sql(`${SELECT_FLOW} WHERE f.id = ? AND f.workspace_id = ? AND f.user_id = ?`).get(id, owner.workspaceId, owner.userId) as FlowRow | undefined;
     return row && toFlow(row);
   }
 
   getFlowById(id: string): StoredFlow | undefined {
-    const row = this.db.prepare(`${SELECT_FLOW} WHERE f.id = ?`).get(id) as FlowRow | undefined;
+    const row = this.sql(`${SELECT_FLOW} WHERE f.id = ?`).get(id) as FlowRow | undefined;
     return row && toFlow(row);
   }
 
   listFlows(owner: FlowOwner): StoredFlow[] {
-    const rows = this.db.prepare(`${SELECT_FLOW} WHERE f.workspace_id = ? AND f.user_id = ? ORDER BY f.updated_at DESC, f.rowid DESC`).all(owner.workspaceId, owner.userId) as FlowRow[];
+    const rows = this.sql(`${SELECT_FLOW} WHERE f.workspace_id = ? AND f.user_id = ? ORDER BY f.updated_at DESC, f.rowid DESC`).all(owner.workspaceId, owner.userId) as FlowRow[];
     return rows.map(toFlow);
   }
 
   /** Active flows of the owner that hold a node of this type. */
   listActiveWithNodeType(owner: FlowOwner, type: string): StoredFlow[] {
-    const rows = this.db
-      .prepare(`${SELECT_FLOW} WHERE f.workspace_id = ? AND f.user_id = ? AND f.active = 1 AND EXISTS (SELECT 1 FROM flow_nodes n WHERE n.flow_id = f.id AND n.type = ?) ORDER BY f.created_at, f.rowid`)
+    const rows = this.sql(`${SELECT_FLOW} WHERE f.workspace_id = ? AND f.user_id = ? AND f.active = 1 AND EXISTS (SELECT 1 FROM flow_nodes n WHERE n.flow_id = f.id AND n.type = ?) ORDER BY f.created_at, f.rowid`)
       .all(owner.workspaceId, owner.userId, type) as FlowRow[];
     return rows.map(toFlow);
   }
@@ -127,11 +137,11 @@ export class FlowsRepository {
     const sets = ['updated_at = @updatedAt'];
     if (changes.name !== undefined) sets.push('name = @name');
     if (changes.active !== undefined) sets.push('active = @active');
-    this.db.prepare(`UPDATE flows SET ${sets.join(', ')} WHERE id = @id`).run({ id, updatedAt, name: changes.name ?? null, active: changes.active ? 1 : 0 });
+    this.sql(`UPDATE flows SET ${sets.join(', ')} WHERE id = @id`).run({ id, updatedAt, name: changes.name ?? null, active: changes.active ? 1 : 0 });
   }
 
   touch(id: string, updatedAt: string): void {
-    this.db.prepare('UPDATE flows SET updated_at = ? WHERE id = ?').run(updatedAt, id);
+    this.sql('UPDATE flows SET updated_at = ? WHERE id = ?').run(updatedAt, id);
   }
 
   graph(flowId: string, withLastRun = false): Graph {
@@ -139,17 +149,17 @@ export class FlowsRepository {
   }
 
   nodes(flowId: string, withLastRun = false): FlowNode[] {
-    const rows = this.db.prepare('SELECT * FROM flow_nodes WHERE flow_id = ? ORDER BY rowid').all(flowId) as NodeRow[];
+    const rows = this.sql('SELECT * FROM flow_nodes WHERE flow_id = ? ORDER BY rowid').all(flowId) as NodeRow[];
     return rows.map((r) => toNode(r, withLastRun));
   }
 
   node(flowId: string, nodeId: string, withLastRun = false): FlowNode | undefined {
-    const row = this.db.prepare('SELECT * FROM flow_nodes WHERE flow_id = ? AND id = ?').get(flowId, nodeId) as NodeRow | undefined;
+    const row = this.sql('SELECT * FROM flow_nodes WHERE flow_id = ? AND id = ?').get(flowId, nodeId) as NodeRow | undefined;
     return row && toNode(row, withLastRun);
   }
 
   edges(flowId: string): FlowEdge[] {
-    const rows = this.db.prepare('SELECT id, source, target, source_handle FROM flow_edges WHERE flow_id = ? ORDER BY rowid').all(flowId) as EdgeRow[];
+    const rows = this.sql('SELECT id, source, target, source_handle FROM flow_edges WHERE flow_id = ? ORDER BY rowid').all(flowId) as EdgeRow[];
     return rows.map(toEdge);
   }
 
@@ -158,13 +168,12 @@ export class FlowsRepository {
   }
 
   updateNode(flowId: string, node: FlowNode): void {
-    this.db
-      .prepare('UPDATE flow_nodes SET label = ?, description = ?, config = ?, position_x = ?, position_y = ? WHERE flow_id = ? AND id = ?')
+    this.sql('UPDATE flow_nodes SET label = ?, description = ?, config = ?, position_x = ?, position_y = ? WHERE flow_id = ? AND id = ?')
       .run(node.label, node.description, JSON.stringify(node.config), node.position.x, node.position.y, flowId, node.id);
   }
 
   deleteNode(flowId: string, nodeId: string): void {
-    this.db.prepare('DELETE FROM flow_nodes WHERE flow_id = ? AND id = ?').run(flowId, nodeId);
+    this.sql('DELETE FROM flow_nodes WHERE flow_id = ? AND id = ?').run(flowId, nodeId);
   }
 
   insertEdge(flowId: string, edge: FlowEdge): void {
@@ -172,14 +181,14 @@ export class FlowsRepository {
   }
 
   deleteEdges(flowId: string, edgeIds: readonly string[]): void {
-    const stmt = this.db.prepare('DELETE FROM flow_edges WHERE flow_id = ? AND id = ?');
+    const stmt = this.sql('DELETE FROM flow_edges WHERE flow_id = ? AND id = ?');
     for (const id of edgeIds) stmt.run(flowId, id);
   }
 
   /** Replaces every node and edge (PUT graph); run state goes with the old rows. */
   replaceGraph(flowId: string, graph: Graph): void {
-    this.db.prepare('DELETE FROM flow_edges WHERE flow_id = ?').run(flowId);
-    this.db.prepare('DELETE FROM flow_nodes WHERE flow_id = ?').run(flowId);
+    this.sql('DELETE FROM flow_edges WHERE flow_id = ?').run(flowId);
+    this.sql('DELETE FROM flow_nodes WHERE flow_id = ?').run(flowId);
     for (const node of graph.nodes) this.insertNode(flowId, node);
     for (const edge of graph.edges) this.insertEdge(flowId, edge);
   }

@@ -1,4 +1,5 @@
-import { embeddingModelRoutes } from '../embeddings/models.routes.ts';
+import { askRoutes } from '../ask/ask.routes.ts';
+import { settingsRoutes } from '../llm/settings.routes.ts';
 import { flowsRoutes } from '../flows/flows.routes.ts';
 import { messagingRoutes } from '../flows/messaging.routes.ts';
 import { basesRoutes } from '../knowledge/bases.routes.ts';
@@ -9,5 +10,5 @@ import type { AnyRoute } from './route.ts';
 
 /** The whole route table; each subsystem contributes its own list. */
 export function allRoutes(): AnyRoute[] {
-  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes, ...embeddingModelRoutes, ...flowsRoutes, ...messagingRoutes];
+  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes, ...askRoutes, ...settingsRoutes, ...flowsRoutes, ...messagingRoutes];
 }

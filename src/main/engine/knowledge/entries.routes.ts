@@ -63,7 +63,7 @@ const importRow = z.object({
   validUntil: validUntil.optional(),
 });
 
-const importBody = z.object({
+export const importBody = z.object({
   rows: z.array(importRow).min(1, 'Send at least one row').max(ENTRY_LIMITS.importRows, `At most ${ENTRY_LIMITS.importRows} rows`),
 });
 

@@ -54,7 +54,8 @@ export const flows: Migration = {
       runner_pid INTEGER NOT NULL,
       runner_instance TEXT NOT NULL
     );
-    CREATE INDEX flow_executions_flow ON flow_executions(flow_id, started_at);
+    -- Newest first is rowid order within a flow; this index serves listing and pruning.
+    CREATE INDEX flow_executions_flow ON flow_executions(flow_id);
     CREATE INDEX flow_executions_status ON flow_executions(status);
 
     -- Messages written by sendMessaging nodes. delivery: 'outbox' (no webhook), 'delivered', 'failed'.
