@@ -6,6 +6,7 @@ const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchR
   { name: 'startup', load: () => import('./bench/startup.bench.ts') },
   { name: 'ask', load: () => import('./bench/ask.bench.ts') },
   { name: 'flows', load: () => import('./bench/flows.bench.ts') },
+  { name: 'embeddings', load: () => import('./bench/embeddings.bench.ts') },
 ];
 
 const json = process.argv.includes('--json');

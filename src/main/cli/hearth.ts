@@ -9,6 +9,7 @@ import { stderrLogger } from '../engine/shared/logger.ts';
 import { UnknownSchemaError } from '../engine/storage/database.ts';
 import { registerLlmModelCommands } from './commands/llm-model.ts';
 import { registerMessagingCommands } from './commands/messaging.ts';
+import { registerEmbeddingModelCommands } from './commands/embedding-models.ts';
 import { defaultDataDir } from './data-dir.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -191,8 +192,9 @@ export function buildProgram(): Command {
       ),
     );
 
-  const model = program.command('model').description('Models: the language model (set, show, test, clear) and embedding models');
+  const model = program.command('model').description('Models: the language model (set, show, test, clear) and embedding models (list, install, import)');
   registerLlmModelCommands(model, program);
+  registerEmbeddingModelCommands(model, program);
 
   const credits = program.command('credits').description('Workspace credits');
   credits

@@ -4,6 +4,7 @@ import { CreditsService } from './credits/credits.service.ts';
 import { FlowsService } from './flows/flows.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
 import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
+import { ModelLibrary } from './embeddings/model-library.service.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
 import { KnowledgeService } from './knowledge/knowledge.service.ts';
@@ -33,6 +34,7 @@ export class Engine {
   readonly identity: IdentityService;
   readonly credits: CreditsService;
   readonly embeddings: LocalEmbeddingModels;
+  readonly embeddingLibrary: ModelLibrary;
   readonly bases: BasesService;
   /** Entries, index and search: the KnowledgeApi/KnowledgeWriteApi the ask and flow engines use. */
   readonly knowledge: KnowledgeService;
@@ -56,6 +58,7 @@ export class Engine {
       userDir: join(this.dataDir, 'models'),
       logger: this.logger,
     });
+    this.embeddingLibrary = new ModelLibrary({ models: this.embeddings, logger: this.logger, clock: this.clock });
     this.bases = new BasesService(this.db, this.clock, () => this.embeddings.defaultModelId);
     this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
     this.llm = new LlmService(this.db, this.secrets, this.clock);

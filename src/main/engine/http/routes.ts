@@ -2,6 +2,7 @@ import { askRoutes } from '../ask/ask.routes.ts';
 import { settingsRoutes } from '../llm/settings.routes.ts';
 import { flowsRoutes } from '../flows/flows.routes.ts';
 import { messagingRoutes } from '../flows/messaging.routes.ts';
+import { embeddingModelRoutes } from '../embeddings/models.routes.ts';
 import { basesRoutes } from '../knowledge/bases.routes.ts';
 import { entriesRoutes } from '../knowledge/entries.routes.ts';
 import { tokensRoutes } from '../identity/tokens.routes.ts';
@@ -10,5 +11,5 @@ import type { AnyRoute } from './route.ts';
 
 /** The whole route table; each subsystem contributes its own list. */
 export function allRoutes(): AnyRoute[] {
-  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes, ...askRoutes, ...settingsRoutes, ...flowsRoutes, ...messagingRoutes];
+  return [...meRoutes, ...basesRoutes, ...entriesRoutes, ...tokensRoutes, ...embeddingModelRoutes, ...askRoutes, ...settingsRoutes, ...flowsRoutes, ...messagingRoutes];
 }
