@@ -60,6 +60,19 @@ describe('the knowledge studio', () => {
     const score = Number(await hit.getByTestId('hit-score').textContent());
     assert.ok(score > 0, `a positive score, got ${score}`);
     await ui.screenshot(page, 'knowledge-test-drawer');
+
+    // An ask that matches nothing explains itself and lands in the unanswered list.
+    await drawer.getByRole('tab', { name: 'Ask' }).click();
+    await drawer.getByLabel('Test query').fill('zebra migration patterns in antarctica');
+    await drawer.getByRole('button', { name: 'Ask' }).click();
+    await drawer.getByTestId('ask-note').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Unanswered' }).click();
+    const unanswered = page.getByRole('dialog', { name: 'Unanswered questions' });
+    await unanswered.getByText('zebra migration patterns in antarctica').waitFor();
+    await unanswered.getByRole('button', { name: 'Dismiss' }).click();
+    await unanswered.getByText('Nothing unanswered').waitFor();
+    await page.keyboard.press('Escape');
   });
 
   it('imports a CSV and reports what landed', async () => {

@@ -78,12 +78,15 @@ export function TestDrawer({ baseId, onClose }: { baseId: string; onClose: () =>
       )}
       {mode === 'ask' && ask && (
         <section aria-label="Answer">
-          {ask.answer ? (
+          {ask.answer && (
             <blockquote className="answer" data-testid="ask-answer">
               {ask.answer}
             </blockquote>
-          ) : (
-            <Note tone="warn">{ask.note ?? 'No entry matched, so there is no answer.'} The question was added to the unanswered list.</Note>
+          )}
+          {(ask.note ?? !ask.answer) && (
+            <Note tone={ask.answer ? 'info' : 'warn'}>
+              <span data-testid="ask-note">{ask.note ?? 'No entry matched, so there is no answer.'}</span>
+            </Note>
           )}
           <p className="muted small">
             {ask.usage.model} · {ask.usage.inputTokens} in / {ask.usage.outputTokens} out · {formatNumber(ask.usage.credits, 4)} credits
