@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Identity } from './App.tsx';
-import { settingsApi } from './api/settings.ts';
+import { settingsApi, type WorkspaceView } from './api/settings.ts';
 import { BasesPage } from './knowledge/BasesPage.tsx';
 import { BasePage } from './knowledge/BasePage.tsx';
 import { FlowsPage } from './flows/FlowsPage.tsx';
@@ -18,14 +18,16 @@ const NAV: { label: string; route: Route; matches: Route['page'][]; key: string 
 /** Left navigation, workspace and balance; the page for the current route on the right. */
 export function AppFrame({ identity }: { identity: Identity }) {
   const route = useRoute();
-  const [balance, setBalance] = useState<number | null>(null);
+  const [workspace, setWorkspace] = useState<WorkspaceView | null>(null);
+  const balance = workspace?.creditBalance ?? null;
 
+  // The balance moves as asks and runs spend credits: refresh it now and then.
   useEffect(() => {
     const refresh = (): void => {
       settingsApi
-        .credits()
-        .then((credits) => setBalance(typeof credits.balance === 'number' ? credits.balance : null))
-        .catch(() => setBalance(null));
+        .workspace()
+        .then(setWorkspace)
+        .catch(() => setWorkspace(null));
     };
     refresh();
     const timer = setInterval(refresh, 15_000);
@@ -57,8 +59,11 @@ export function AppFrame({ identity }: { identity: Identity }) {
           <span className="brand-mark" aria-hidden="true" />
           Hearth
         </div>
-        <div className="workspace" title={identity.orgId}>
+        <div className="workspace" title={`Workspace id ${identity.orgId}`}>
           <span className="sidebar-caption">Workspace</span>
+          <strong className="workspace-name" data-testid="workspace-name">
+            {workspace?.name ?? '…'}
+          </strong>
           <code data-testid="workspace-id">{identity.orgId}</code>
         </div>
         <ul className="nav-list">

@@ -48,7 +48,15 @@ export interface EmbeddingModelInfo {
   isDefault: boolean;
 }
 
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  creditBalance: number;
+  user: { id: string; name: string };
+}
+
 export const settingsApi = {
+  workspace: () => apiRequest<WorkspaceView>('GET', '/api/app/workspace'),
   credits: () => apiRequest<CreditsView>('GET', '/api/app/credits?limit=20'),
   setBalance: (balance: number) => apiRequest<CreditsView>('PUT', '/api/app/credits/balance', { balance }),
   modelSettings: () => apiRequest<ModelSettingsView>('GET', '/api/app/settings/model'),
