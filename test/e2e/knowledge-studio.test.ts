@@ -97,4 +97,36 @@ describe('the knowledge studio', () => {
     await page.getByText('Which cards do you accept?').waitFor({ state: 'detached' });
     assert.match((await page.getByTestId('entries-total').textContent()) ?? '', /of 1$/);
   });
+
+  it('offers keep or replace when an add lands as a near-duplicate draft, and archives in bulk', async () => {
+    const page = await ui.open('#/knowledge');
+    await page.getByRole('link', { name: /Support answers/ }).click();
+    await page.getByRole('table').getByText('How long does delivery take?').waitFor();
+
+    await page.getByRole('button', { name: 'Add entry' }).first().click();
+    const dialog = page.getByRole('dialog', { name: /entry/ });
+    await dialog.getByLabel('Subject').fill('Shipping');
+    await dialog.getByLabel('Question').fill('How long does the delivery take?');
+    await dialog.getByLabel('Answer').fill('Delivery takes 2 to 4 working days inside the EU.');
+    await dialog.getByRole('button', { name: 'Add entry' }).click();
+    const conflict = dialog.getByTestId('conflict-panel');
+    await conflict.waitFor();
+    await ui.screenshot(page, 'knowledge-conflict');
+    await conflict.getByRole('button', { name: 'Replace the older entry' }).click();
+    await dialog.getByText('replaced the older one').waitFor();
+    await page.keyboard.press('Escape');
+
+    // The older entry is archived now; the new one is active.
+    await page.getByLabel('Status').selectOption('archived');
+    await page.getByRole('table').getByText('How long does delivery take?').waitFor();
+    await page.getByLabel('Status').selectOption('active');
+    await page.getByRole('table').getByText('How long does the delivery take?').waitFor();
+
+    await page.getByLabel('Select all on this page').check();
+    const bar = page.getByRole('toolbar', { name: 'Bulk actions' });
+    await bar.getByRole('button', { name: 'Archive' }).click();
+    await page.getByText('No entries yet').or(page.getByText('Nothing matches')).waitFor();
+    await page.getByLabel('Status').selectOption('archived');
+    assert.match((await page.getByTestId('entries-total').textContent()) ?? '', /of [1-9]/);
+  });
 });
