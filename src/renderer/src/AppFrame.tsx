@@ -1,13 +1,15 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Identity } from './App.tsx';
 import { settingsApi, type WorkspaceView } from './api/settings.ts';
 import { BasesPage } from './knowledge/BasesPage.tsx';
 import { BasePage } from './knowledge/BasePage.tsx';
 import { FlowsPage } from './flows/FlowsPage.tsx';
-import { FlowEditor } from './flows/FlowEditor.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import { hrefFor, useRoute, type Route } from './router.ts';
 import { formatNumber } from './ui/format.ts';
+
+// The canvas library is the largest part of the UI: load it when a flow is opened.
+const FlowEditor = lazy(() => import('./flows/FlowEditor.tsx').then((m) => ({ default: m.FlowEditor })));
 
 const NAV: { label: string; route: Route; matches: Route['page'][]; key: string }[] = [
   { label: 'Knowledge', route: { page: 'knowledge' }, matches: ['knowledge', 'base'], key: 'k' },
@@ -97,7 +99,11 @@ function RoutedPage({ route }: { route: Route }) {
     case 'workflows':
       return <FlowsPage />;
     case 'flow':
-      return <FlowEditor key={route.flowId} flowId={route.flowId} />;
+      return (
+        <Suspense fallback={<p className="muted pad">Opening the canvas…</p>}>
+          <FlowEditor key={route.flowId} flowId={route.flowId} />
+        </Suspense>
+      );
     case 'settings':
       return <SettingsPage />;
   }
