@@ -86,6 +86,14 @@ describe('the workflows canvas', () => {
     await page.getByTestId('rf__edge-e-node2-false-node3').waitFor({ state: 'attached', timeout: 5000 });
     assert.ok(Date.now() - started < 5000);
     await ui.screenshot(page, 'flow-canvas-live');
+
+    await page.getByRole('link', { name: 'Back to workflows' }).click();
+    await page.getByRole('table', { name: 'Flows' }).getByText('Watched').waitFor();
+    await page.getByRole('switch', { name: 'Active: Watched' }).click();
+    await page.getByRole('switch', { name: 'Active: Watched', checked: true }).waitFor();
+    const summary = await ui.api<{ active: boolean }>('GET', `/api/ai/simple-flow/flows/${created.body.id}`, token);
+    assert.equal(summary.body.active, true);
+    await ui.screenshot(page, 'flows-list');
   });
 });
 

@@ -77,6 +77,8 @@ describe('the knowledge studio', () => {
 
   it('imports a CSV and reports what landed', async () => {
     const page = await ui.open('#/knowledge');
+    await page.getByRole('link', { name: /Support answers/ }).waitFor();
+    await ui.screenshot(page, 'knowledge-bases');
     await page.getByRole('link', { name: /Support answers/ }).click();
     await page.getByRole('button', { name: 'Import CSV' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import entries from CSV' });
