@@ -50,10 +50,18 @@ describe('the workflows canvas', () => {
       [['node1', 'node2']],
     );
 
+    // The trigger's config form comes from its JSON Schema; sampleData is free JSON.
+    await page.getByTestId('node-node1').click();
+    const settings = page.getByRole('complementary', { name: 'Node settings' });
+    await settings.getByLabel('Sample Data').fill('{ "name": "Ada" }');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.getByText('Saved.').waitFor();
+
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('execution-status').filter({ hasText: 'success' }).waitFor({ timeout: 15_000 });
     assert.equal(await page.getByTestId('node-node1').getAttribute('data-run-status'), 'success');
     assert.equal(await page.getByTestId('node-node2').getAttribute('data-run-status'), 'success');
+    await page.getByRole('region', { name: 'Runs' }).getByText('"name": "Ada"').first().waitFor();
     await ui.screenshot(page, 'flow-canvas-run');
   });
 

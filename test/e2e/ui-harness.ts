@@ -66,7 +66,8 @@ export class UiHarness {
   async screenshot(page: Page, name: string): Promise<string> {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const path = join(SCREENSHOT_DIR, `${name}.png`);
-    await page.screenshot({ path });
+    // Finished transitions, so the picture shows the state the test just checked.
+    await page.screenshot({ path, animations: 'disabled' });
     return path;
   }
 
