@@ -95,6 +95,13 @@ describe('the workflows canvas', () => {
     assert.ok(Date.now() - started < 5000);
     await ui.screenshot(page, 'flow-canvas-live');
 
+    await page.getByTestId('node-node3').click();
+    await page.getByRole('complementary', { name: 'Node settings' }).getByRole('button', { name: 'Delete node' }).click();
+    await page.getByTestId('node-node3').waitFor({ state: 'detached' });
+    const graph = await ui.api<{ nodes: unknown[]; edges: unknown[] }>('GET', `/api/ai/simple-flow/flows/${created.body.id}/graph`, token);
+    assert.equal(graph.body.nodes.length, 2);
+    assert.equal(graph.body.edges.length, 1, 'the node took its edge with it');
+
     await page.getByRole('link', { name: 'Back to workflows' }).click();
     await page.getByRole('table', { name: 'Flows' }).getByText('Watched').waitFor();
     await page.getByRole('switch', { name: 'Active: Watched' }).click();
