@@ -225,7 +225,7 @@ export function buildProgram(): Command {
       ),
     );
 
-  const model = program.command('model').description('Models: embedding models for search (list, install, import)');
+  const model = program.command('model').description('Models Hearth uses: embedding models for search (list, install, import)');
   registerEmbeddingModelCommands(model, program);
 
   return program;
