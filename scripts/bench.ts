@@ -1,15 +1,17 @@
-// `npm run bench [-- --json]`: every benchmark module in scripts/bench, one table.
+// `npm run bench [-- --json] [-- NAME...]`: every benchmark module in scripts/bench (or the named ones), one table.
 // Each module measures its subsystem and, where the issue asks, a baseline in the same run.
 import type { BenchRow } from './bench/bench.types.ts';
 
 const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchRow[]> }> }> = [
   { name: 'startup', load: () => import('./bench/startup.bench.ts') },
   { name: 'embeddings', load: () => import('./bench/embeddings.bench.ts') },
+  { name: 'ask', load: () => import('./bench/ask.bench.ts') },
 ];
 
 const json = process.argv.includes('--json');
+const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const rows: BenchRow[] = [];
-for (const mod of modules) {
+for (const mod of modules.filter((m) => named.length === 0 || named.includes(m.name))) {
   if (!json) process.stderr.write(`bench: ${mod.name}...\n`);
   rows.push(...(await (await mod.load()).run()));
 }

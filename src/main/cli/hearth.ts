@@ -8,6 +8,7 @@ import { ApiError } from '../engine/shared/errors.ts';
 import { stderrLogger } from '../engine/shared/logger.ts';
 import { UnknownSchemaError } from '../engine/storage/database.ts';
 import { registerEmbeddingModelCommands } from './commands/embedding-models.ts';
+import { registerLlmModelCommands } from './commands/llm-model.ts';
 import { defaultDataDir } from './data-dir.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -190,6 +191,10 @@ export function buildProgram(): Command {
       ),
     );
 
+  const model = program.command('model').description('Models: the language model (set, show, test, clear) and embedding models (list, install, import)');
+  registerLlmModelCommands(model, program);
+  registerEmbeddingModelCommands(model, program);
+
   const credits = program.command('credits').description('Workspace credits');
   credits
     .command('set')
@@ -221,12 +226,16 @@ export function buildProgram(): Command {
           const ws = e.identity.resolveWorkspace(opts.workspace);
           return { workspaceId: ws.id, balance: e.credits.balance(ws.id), ledger: e.credits.ledger(ws.id, opts.limit) };
         },
-        (r) => [`balance ${r.balance}`, ...r.ledger.map((l) => `${l.createdAt}  ${l.kind}  ${l.call}  ${l.credits}  -> ${l.balanceAfter}`)].join('\n'),
+        (r) =>
+          [
+            `balance ${r.balance}`,
+            ...r.ledger.map(
+              (l) =>
+                `${l.createdAt}  ${l.kind}  ${l.call}  model=${l.model ?? '-'}  tokens in=${l.inputTokens} out=${l.outputTokens} embed=${l.embeddingTokens}  credits=${l.credits}  -> ${l.balanceAfter}`,
+            ),
+          ].join('\n'),
       ),
     );
-
-  const model = program.command('model').description('Models Hearth uses: embedding models for search (list, install, import)');
-  registerEmbeddingModelCommands(model, program);
 
   return program;
 }

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
+import { AskService } from './ask/ask.service.ts';
 import { CreditsService } from './credits/credits.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
 import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
 import { ModelLibrary } from './embeddings/model-library.service.ts';
 import { SecretBox } from './identity/secret-box.ts';
 import { BasesService } from './knowledge/bases.service.ts';
+import { KnowledgeService } from './knowledge/knowledge.service.ts';
+import { LlmService } from './llm/llm.service.ts';
 import { systemClock, type Clock } from './shared/clock.ts';
 import { stderrLogger, type Logger } from './shared/logger.ts';
 import { openDatabase, type Db } from './storage/database.ts';
@@ -32,13 +35,20 @@ export class Engine {
   readonly embeddings: LocalEmbeddingModels;
   readonly embeddingLibrary: ModelLibrary;
   readonly bases: BasesService;
+  /** Entries, index and search: the KnowledgeApi/KnowledgeWriteApi the ask and flow engines use. */
+  readonly knowledge: KnowledgeService;
+  /** Seals token secrets and model API keys; its keys live in a file beside the database. */
+  readonly secrets: SecretBox;
+  readonly llm: LlmService;
+  readonly ask: AskService;
 
   constructor(options: EngineOptions) {
     this.dataDir = options.dataDir;
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? stderrLogger;
     this.db = openDatabase(this.dataDir);
-    this.identity = new IdentityService(this.db, SecretBox.openInFolder(this.dataDir), this.clock);
+    this.secrets = SecretBox.openInFolder(this.dataDir);
+    this.identity = new IdentityService(this.db, this.secrets, this.clock);
     this.credits = new CreditsService(this.db, this.clock);
     // Nothing loads here: the model is read from disk on the first embed, so `hearth serve` starts fast.
     this.embeddings = new LocalEmbeddingModels({
@@ -48,11 +58,16 @@ export class Engine {
     });
     this.embeddingLibrary = new ModelLibrary({ models: this.embeddings, logger: this.logger, clock: this.clock });
     this.bases = new BasesService(this.db, this.clock, () => this.embeddings.defaultModelId);
+    this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
+    this.llm = new LlmService(this.db, this.secrets, this.clock);
+    this.ask = new AskService({ db: this.db, clock: this.clock, bases: this.bases, credits: this.credits, llm: this.llm, knowledge: () => this.knowledge });
     this.identity.ensureDefaults();
+    this.knowledge.resumeIndexing();
   }
 
   /** Releases everything in reverse order of creation. */
   async dispose(): Promise<void> {
+    await this.knowledge.dispose();
     await this.embeddings.dispose();
     if (this.db.open) this.db.close();
   }

@@ -34,7 +34,18 @@ const toBase = (r: BaseRow): KnowledgeBase => ({
 });
 
 // Counts are derived on read so they can never drift from the rows they count.
-const SELECT_BASE = `SELECT b.*, 0 AS entry_count, 0 AS source_count FROM knowledge_bases b`;
+// entryCount counts every entry of the base (any status), the number the 20 000 limit applies to.
+// sourceCount stays 0 until the sources issue adds its table.
+const SELECT_BASE = `SELECT b.*, (SELECT COUNT(*) FROM entries e WHERE e.base_id = b.id) AS entry_count, 0 AS source_count FROM knowledge_bases b`;
+
+/** What the background indexer needs to know about a base. */
+export interface IndexState {
+  id: string;
+  workspaceId: string;
+  embeddingModel: string;
+  pendingEmbeddingModel: string | null;
+  indexing: boolean;
+}
 
 export interface BaseChanges {
   name?: string;
@@ -92,6 +103,38 @@ export class BasesRepository {
   /** Marks the base changed, so lists show the most recently updated first. */
   touch(id: string, updatedAt: string): void {
     this.db.prepare('UPDATE knowledge_bases SET updated_at = ? WHERE id = ?').run(updatedAt, id);
+  }
+
+  indexState(id: string): IndexState | undefined {
+    const row = this.db.prepare('SELECT id, workspace_id, embedding_model, pending_embedding_model, indexing FROM knowledge_bases WHERE id = ?').get(id) as
+      | { id: string; workspace_id: string; embedding_model: string; pending_embedding_model: string | null; indexing: number }
+      | undefined;
+    return row && { id: row.id, workspaceId: row.workspace_id, embeddingModel: row.embedding_model, pendingEmbeddingModel: row.pending_embedding_model, indexing: row.indexing === 1 };
+  }
+
+  /** Bases whose background indexing did not finish (the app stopped mid-way). */
+  unfinishedIndexing(): string[] {
+    return (this.db.prepare('SELECT id FROM knowledge_bases WHERE indexing = 1 OR pending_embedding_model IS NOT NULL').all() as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  startIndexing(id: string, pendingModel: string | null | undefined): void {
+    if (pendingModel === undefined) this.db.prepare('UPDATE knowledge_bases SET indexing = 1 WHERE id = ?').run(id);
+    else this.db.prepare('UPDATE knowledge_bases SET indexing = 1, pending_embedding_model = ? WHERE id = ?').run(pendingModel, id);
+  }
+
+  /** Index writes for the base are complete as of `at`. */
+  markIndexed(id: string, at: string): void {
+    this.db.prepare('UPDATE knowledge_bases SET last_indexed_at = ? WHERE id = ?').run(at, id);
+  }
+
+  finishIndexing(id: string, at: string, switchToModel: string | null): void {
+    if (switchToModel) {
+      this.db
+        .prepare('UPDATE knowledge_bases SET indexing = 0, last_indexed_at = ?, embedding_model = ?, pending_embedding_model = NULL, updated_at = ? WHERE id = ?')
+        .run(at, switchToModel, at, id);
+    } else {
+      this.db.prepare('UPDATE knowledge_bases SET indexing = 0, last_indexed_at = ?, pending_embedding_model = NULL WHERE id = ?').run(at, id);
+    }
   }
 
   delete(id: string): void {

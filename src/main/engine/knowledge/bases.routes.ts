@@ -13,10 +13,11 @@ const createBody = z.object({
   defaultLanguage: defaultLanguage.optional(),
 });
 
+// embeddingModel is Hearth's extension of the contract's PATCH: switching re-embeds the base in the background.
 const patchBody = z
-  .object({ name, description, reviewBeforeIndex: z.boolean(), defaultLanguage })
+  .object({ name, description, reviewBeforeIndex: z.boolean(), defaultLanguage, embeddingModel: z.string().trim().min(1).max(200) })
   .partial()
-  .refine((b) => Object.keys(b).length > 0, { message: 'Send at least one of name, description, reviewBeforeIndex, defaultLanguage' });
+  .refine((b) => Object.keys(b).length > 0, { message: 'Send at least one of name, description, reviewBeforeIndex, defaultLanguage, embeddingModel' });
 
 const kb = ['kbId'] as const;
 
@@ -52,7 +53,12 @@ export const basesRoutes: AnyRoute[] = [
     scope: 'knowledge:write',
     uuidParams: kb,
     body: patchBody,
-    handler: ({ engine, principal, params, body }) => engine.bases.update(principal, params.kbId, body),
+    handler: ({ engine, principal, params, body }) => {
+      const { embeddingModel, ...changes } = body;
+      // Checked (and refused with 400) before anything else changes.
+      if (embeddingModel !== undefined) engine.knowledge.changeModel(principal, params.kbId, embeddingModel);
+      return Object.keys(changes).length > 0 ? engine.bases.update(principal, params.kbId, changes) : engine.bases.require(principal, params.kbId);
+    },
   }),
   defineRoute({
     method: 'DELETE',
@@ -62,7 +68,7 @@ export const basesRoutes: AnyRoute[] = [
     appOnly: true,
     uuidParams: kb,
     handler: ({ engine, principal, params }) => {
-      engine.bases.delete(principal, params.kbId);
+      engine.knowledge.deleteBase(principal, params.kbId);
       return { ok: true };
     },
   }),

@@ -15,6 +15,8 @@ export interface CompletionRequest {
   maxOutputTokens?: number;
   /** Ask the server for a JSON object reply (response_format json_object). */
   json?: boolean;
+  /** Cancels the call (a flow run being stopped, a client going away). */
+  signal?: AbortSignal;
 }
 
 export interface CompletionResult {
