@@ -42,10 +42,10 @@ export async function waitForExecution(hearth: TestHearth, token: string, poll: 
 }
 
 /** Executes a flow and waits for the run to end. */
-export async function runFlow(hearth: TestHearth, token: string, flowId: string): Promise<Execution> {
+export async function runFlow(hearth: TestHearth, token: string, flowId: string, timeoutMs?: number): Promise<Execution> {
   const res = await hearth.request<{ executionId: string; poll: string }>('POST', `${F}/flows/${flowId}/execute`, { token });
   assert.equal(res.status, 202, res.text);
-  return waitForExecution(hearth, token, res.body.poll);
+  return waitForExecution(hearth, token, res.body.poll, timeoutMs);
 }
 
 export function entryOf(execution: Execution, nodeId: string): Execution['log'][number] {
@@ -94,4 +94,59 @@ export class LocalServer {
 
 export function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+export interface FeedEvent {
+  type: string;
+  flowId: string | null;
+  at: string;
+  [key: string]: unknown;
+}
+
+/** Subscribes to a server-sent change feed the way the canvas does (fetch + stream, with the token header). */
+export async function openFeed(url: string, token: string): Promise<{ status: number; next(type: string, timeoutMs?: number): Promise<FeedEvent>; close(): void }> {
+  const abort = new AbortController();
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: abort.signal });
+  const events: FeedEvent[] = [];
+  const waiters: Array<() => void> = [];
+  if (res.ok && res.body) {
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    void (async () => {
+      let buffer = '';
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let cut: number;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            const data = block.split('\n').find((l) => l.startsWith('data: '));
+            if (data) events.push(JSON.parse(data.slice(6)) as FeedEvent);
+            for (const w of waiters.splice(0)) w();
+          }
+        }
+      } catch {
+        // aborted by close()
+      }
+    })();
+  }
+  return {
+    status: res.status,
+    async next(type, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const index = events.findIndex((e) => e.type === type);
+        if (index >= 0) return events.splice(0, index + 1)[index];
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`No ${type} event within ${timeoutMs} ms; saw ${JSON.stringify(events.map((e) => e.type))}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, left);
+        });
+      }
+    },
+    close: () => abort.abort(),
+  };
 }

@@ -33,6 +33,8 @@ export interface StartRun {
   owner: FlowOwner;
   flowId: string;
   graph: Graph;
+  /** The flow's graph version when the run started; results are not written onto a graph replaced since. */
+  graphVersion: number;
   trigger: Execution['trigger'];
   /** Items for chosen start nodes (an incoming message); without it every start node emits its sample. */
   seeds?: ReadonlyMap<string, Item[]>;
@@ -217,7 +219,9 @@ export class FlowExecutor {
     const finishedAt = this.now();
     this.db.transaction(() => {
       this.executions.finish(executionId, status, finishedAt, failure, log);
-      for (const [nodeId, lastRun] of lastRuns) this.flows.setLastRun(run.flowId, nodeId, lastRun);
+      if (this.flows.graphVersion(run.flowId) === run.graphVersion) {
+        for (const [nodeId, lastRun] of lastRuns) this.flows.setLastRun(run.flowId, nodeId, lastRun);
+      }
     })();
     this.events.publish(run.owner, { type: 'execution.finished', flowId: run.flowId, executionId, status, ...(failure ? { error: failure } : {}) });
   }

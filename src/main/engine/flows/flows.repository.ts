@@ -8,6 +8,7 @@ interface FlowRow {
   user_id: string;
   name: string;
   active: number;
+  graph_version: number;
   created_at: string;
   updated_at: string;
   node_count: number;
@@ -40,6 +41,7 @@ export interface FlowOwner {
 export interface StoredFlow extends FlowSummary {
   workspaceId: string;
   userId: string;
+  graphVersion: number;
 }
 
 const toFlow = (r: FlowRow): StoredFlow => ({
@@ -52,6 +54,7 @@ const toFlow = (r: FlowRow): StoredFlow => ({
   updatedAt: r.updated_at,
   workspaceId: r.workspace_id,
   userId: r.user_id,
+  graphVersion: r.graph_version,
 });
 
 const toNode = (r: NodeRow, withLastRun: boolean): FlowNode => ({
@@ -191,6 +194,11 @@ export class FlowsRepository {
     this.sql('DELETE FROM flow_nodes WHERE flow_id = ?').run(flowId);
     for (const node of graph.nodes) this.insertNode(flowId, node);
     for (const edge of graph.edges) this.insertEdge(flowId, edge);
+    this.sql('UPDATE flows SET graph_version = graph_version + 1 WHERE id = ?').run(flowId);
+  }
+
+  graphVersion(flowId: string): number | undefined {
+    return (this.sql('SELECT graph_version FROM flows WHERE id = ?').get(flowId) as { graph_version: number } | undefined)?.graph_version;
   }
 
   setLastRun(flowId: string, nodeId: string, lastRun: LastRun): void {

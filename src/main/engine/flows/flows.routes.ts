@@ -20,7 +20,12 @@ const nodeInput = z.object({
   config: jsonObjectSchema.optional(),
   position: position.optional(),
 });
-const edgeInput = z.object({ source: z.string().min(1), target: z.string().min(1), sourceHandle: handle.optional() });
+// Canvas libraries send sourceHandle: null for plain edges; it means the same as leaving it out.
+const edgeInput = z.object({
+  source: z.string().min(1),
+  target: z.string().min(1),
+  sourceHandle: handle.nullish().transform((v) => v ?? undefined),
+});
 
 const createFlowBody = z.object({
   name,

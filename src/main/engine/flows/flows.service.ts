@@ -333,10 +333,10 @@ export class FlowsService {
 
   /** POST execute: 402 first when the flow may spend credits at a zero balance; then 202 and the run goes on in the background. */
   execute(principal: Principal, flowId: string): { executionId: string; poll: string; done: Promise<void> } {
-    this.requireFlow(principal, flowId);
+    const flow = this.requireFlow(principal, flowId);
     const graph = this.repo.graph(flowId);
     this.executor.assertCreditsFor(principal.workspaceId, graph.nodes);
-    const { executionId, done } = this.executor.start({ principal, owner: ownerOf(principal), flowId, graph, trigger: 'manual' });
+    const { executionId, done } = this.executor.start({ principal, owner: ownerOf(principal), flowId, graph, graphVersion: flow.graphVersion, trigger: 'manual' });
     return { executionId, poll: executionPath(flowId, executionId), done };
   }
 
@@ -383,7 +383,7 @@ export class FlowsService {
       }
       const item: Item = { json: { ...(message.meta ?? {}), channel: message.channel, from: message.from, text: message.text, receivedAt } };
       const seeds = new Map(triggers.map((t) => [t.id, [structuredClone(item)]]));
-      const { executionId, done } = this.executor.start({ principal, owner, flowId: flow.id, graph, trigger: 'messaging', seeds });
+      const { executionId, done } = this.executor.start({ principal, owner, flowId: flow.id, graph, graphVersion: flow.graphVersion, trigger: 'messaging', seeds });
       fired.push({ flowId: flow.id, executionId, poll: executionPath(flow.id, executionId) });
       runs.push(done);
     }

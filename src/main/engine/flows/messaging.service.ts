@@ -12,7 +12,7 @@ export interface MessagingOptions {
   attemptTimeoutMs?: number;
 }
 
-const DEFAULT_RETRY_DELAYS_MS = [500, 2000];
+const DEFAULT_RETRY_DELAYS_MS = [250, 1000];
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
 /**

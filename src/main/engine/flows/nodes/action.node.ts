@@ -95,11 +95,12 @@ async function knowledgeOperation(ctx: NodeRunContext<ActionConfig>): Promise<It
       const knowledge = ctx.services.knowledge();
       if (!knowledge?.addEntry) throw new NodeError('Adding knowledge entries is not available in this Hearth build.');
       const entry = ctx.config.entry;
-      const added = await knowledge.addEntry(ctx.principal, kbId, {
-        subject: renderText(entry.subject, scope).trim(),
-        question: renderText(entry.question, scope).trim(),
-        answer: renderText(entry.answer, scope).trim(),
-      });
+      const input = { subject: renderText(entry.subject, scope).trim(), question: renderText(entry.question, scope).trim(), answer: renderText(entry.answer, scope).trim() };
+      // The same bounds as POST /bases/{kbId}/entries (contract 2.3), checked after merge fields.
+      for (const [field, max] of [['subject', 60], ['question', 500], ['answer', 2000]] as const) {
+        if (input[field].length < 1 || input[field].length > max) throw new NodeError(`The entry's ${field} must be 1-${max} characters after merge fields (got ${input[field].length}).`);
+      }
+      const added = await knowledge.addEntry(ctx.principal, kbId, input);
       json.entry = added;
     }
     output.push({ json });

@@ -11,6 +11,9 @@ export const flows: Migration = {
       user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
       name TEXT NOT NULL,
       active INTEGER NOT NULL DEFAULT 0,
+      -- Bumped by every whole-graph replace, so a run that started before a PUT does not write
+      -- its results onto the new nodes (PUT resets run state).
+      graph_version INTEGER NOT NULL DEFAULT 0,
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL
     );
