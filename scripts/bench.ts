@@ -5,6 +5,7 @@ import type { BenchRow } from './bench/bench.types.ts';
 const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchRow[]> }> }> = [
   { name: 'startup', load: () => import('./bench/startup.bench.ts') },
   { name: 'embeddings', load: () => import('./bench/embeddings.bench.ts') },
+  { name: 'search', load: () => import('./bench/search.bench.ts') },
   { name: 'ask', load: () => import('./bench/ask.bench.ts') },
   { name: 'flows', load: () => import('./bench/flows.bench.ts') },
 ];

@@ -1,9 +1,11 @@
-// `npm run eval -- --data DIR [--data DIR ...] [--json]`
+// `npm run eval -- --data DIR [--data DIR ...] [--json] [--model ID|FOLDER]`
 // Loads DIR/entries.jsonl into a fresh base through the same service path as POST /import
 // (rows validated by the route's own schema), runs DIR/queries.jsonl, and prints hit@1, hit@5
 // and MRR@10 for keyword-only, vector-only and hybrid retrieval, with indexing and query times.
 // Format of DIR: /work/shared/eval-data/README.md (../shared/eval-data from the repository).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// --model: evaluate another embedding model than the default, by id (installed in the bundled folder) or
+// by a model folder (copied into the temporary data folder's models, as `hearth model import` would).
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { Engine } from '../src/main/engine/engine.ts';
@@ -40,29 +42,37 @@ function readJsonl<T>(file: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-function parseArgs(argv: string[]): { dirs: string[]; json: boolean } {
+function parseArgs(argv: string[]): { dirs: string[]; json: boolean; model?: string } {
   const dirs: string[] = [];
   let json = false;
+  let model: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--data') dirs.push(resolve(argv[++i] ?? ''));
+    else if (argv[i] === '--model') model = argv[++i];
     else if (argv[i].startsWith('--data=')) dirs.push(resolve(argv[i].slice(7)));
     else if (argv[i] === '--json') json = true;
     else throw new Error(`Unknown argument ${argv[i]}. Usage: npm run eval -- --data DIR [--data DIR ...] [--json]`);
   }
-  if (dirs.length === 0) throw new Error('Usage: npm run eval -- --data DIR [--data DIR ...] [--json]');
-  return { dirs, json };
+  if (dirs.length === 0) throw new Error('Usage: npm run eval -- --data DIR [--data DIR ...] [--json] [--model ID|FOLDER]');
+  return { dirs, json, model };
 }
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 const cut = (text: string, max: number): string => [...text].slice(0, max).join('');
 
-async function evaluate(engine: Engine, dir: string, log: (line: string) => void): Promise<EvalRow[]> {
+async function evaluate(engine: Engine, dir: string, model: string | undefined, log: (line: string) => void): Promise<EvalRow[]> {
   const dataset = basename(dir);
   const entries = readJsonl<DatasetEntry>(join(dir, 'entries.jsonl'));
   const queries = readJsonl<DatasetQuery>(join(dir, 'queries.jsonl'));
   const principal = engine.identity.authenticate(engine.identity.appSessionSecret);
   engine.credits.setBalance(principal.workspaceId, 1_000_000);
-  const base = engine.bases.create(principal, { name: `eval ${dataset}`.slice(0, 120) });
+  let base = engine.bases.create(principal, { name: `eval ${dataset}`.slice(0, 120) });
+  if (model) {
+    // An empty base switches at once (the background pass has nothing to embed).
+    engine.knowledge.changeModel(principal, base.id, model);
+    await engine.knowledge.idle();
+    base = engine.bases.require(principal, base.id);
+  }
 
   // The API refuses answers past 2000 characters; the few longer ones are cut to that bound.
   const rows = entries.map((e) => ({ question: cut(e.question.trim(), ENTRY_LIMITS.question), answer: cut(e.answer.trim(), ENTRY_LIMITS.answer) }));
@@ -86,7 +96,7 @@ async function evaluate(engine: Engine, dir: string, log: (line: string) => void
   for (let offset = 500; offset < listed.total; offset += 500) all = all.concat(engine.knowledge.listEntries(principal, base.id, { status: 'all', limit: 500, offset }).items);
   const drafts = all.filter((e) => e.status === 'draft').map((e) => e.id);
   for (let i = 0; i < drafts.length; i += ENTRY_LIMITS.bulkIds) engine.knowledge.bulk(principal, base.id, drafts.slice(i, i + ENTRY_LIMITS.bulkIds), 'approve');
-  log(`${dataset}: ${entries.length} entries (${inserted} inserted, ${duplicates} duplicate questions, ${conflicts} near-duplicates approved) in ${indexMs} ms; ${queries.length} queries`);
+  log(`${dataset} (${base.embeddingModel}): ${entries.length} entries (${inserted} inserted, ${duplicates} duplicate questions, ${conflicts} near-duplicates approved) in ${indexMs} ms; ${queries.length} queries`);
 
   // Dataset id -> entry id, through the question (duplicate questions share one entry).
   const idByKey = new Map(all.map((e) => [questionKey(e.question), e.id]));
@@ -115,14 +125,19 @@ async function evaluate(engine: Engine, dir: string, log: (line: string) => void
   return out;
 }
 
-const { dirs, json } = parseArgs(process.argv.slice(2));
+const { dirs, json, model } = parseArgs(process.argv.slice(2));
 const log = (line: string): void => void process.stderr.write(line + '\n');
 const results: EvalRow[] = [];
 for (const dir of dirs) {
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-eval-'));
+  let modelId = model;
+  if (model && existsSync(model)) {
+    modelId = basename(resolve(model));
+    cpSync(resolve(model), join(dataDir, 'models', modelId), { recursive: true });
+  }
   const engine = new Engine({ dataDir, logger: silentLogger });
   try {
-    results.push(...(await evaluate(engine, dir, log)));
+    results.push(...(await evaluate(engine, dir, modelId, log)));
   } finally {
     await engine.dispose();
     rmSync(dataDir, { recursive: true, force: true });

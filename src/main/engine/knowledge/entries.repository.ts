@@ -316,16 +316,18 @@ export class EntriesRepository {
     const rows = this.db
       .prepare('SELECT rowid AS seq, questions, subject, keywords, answer FROM entry_fts WHERE rowid IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(seqs)) as Array<{ seq: number; questions: string; subject: string; keywords: string; answer: string }>;
-    return new Map(rows.map((r) => [r.seq, { primary: `${r.questions} ${r.subject} ${r.keywords}`, answer: r.answer }]));
+    return new Map(rows.map((r) => [r.seq, { primary: ` ${r.questions} ${r.subject} ${r.keywords} `, answer: ` ${r.answer} ` }]));
   }
 
   /** Documents holding each term, over the whole keyword index. */
   termDocumentCounts(terms: readonly string[]): Map<string, number> {
-    const rows = this.db.prepare('SELECT term, doc FROM entry_fts_terms WHERE term IN (SELECT value FROM json_each(?))').all(JSON.stringify(terms)) as Array<{
-      term: string;
-      doc: number;
-    }>;
-    return new Map(rows.map((r) => [r.term, r.doc]));
+    const lookup = this.db.prepare('SELECT doc FROM entry_fts_terms WHERE term = ?').pluck();
+    const out = new Map<string, number>();
+    for (const term of terms) {
+      const doc = lookup.get(term) as number | undefined;
+      if (doc !== undefined) out.set(term, doc);
+    }
+    return out;
   }
 
   activeCount(): number {

@@ -348,6 +348,7 @@ export class KnowledgeService implements KnowledgeApi, KnowledgeWriteApi {
         if (targets.length > 0) this.bases.touch(kbId);
       })
       .immediate();
+    this.index.keywordChanged();
     if (action === 'delete') this.index.onDeleted(kbId, found.map((e) => e.seq));
     else if (action === 'approve' || action === 'activate') for (const e of targets) this.index.onStatus(kbId, e.seq, 'active');
     else if (action === 'archive') for (const e of targets) this.index.onStatus(kbId, e.seq, 'archived');

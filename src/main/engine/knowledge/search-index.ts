@@ -16,6 +16,18 @@ export interface RankedEntry {
 const MIN_CANDIDATES = 50;
 
 /**
+ * In hybrid search the keyword side only proposes candidates (every candidate's keyword
+ * evidence is then computed over all query terms), so its MATCH uses the informative terms:
+ * those in at most 2% of the documents, and at least the three rarest. Words such as "how"
+ * or "the" would otherwise make FTS5 rank most of a large base on every query.
+ */
+function selectiveTerms(terms: readonly string[], counts: ReadonlyMap<string, number>, documents: number): string[] {
+  const known = terms.filter((t) => (counts.get(t) ?? 0) > 0).sort((a, b) => counts.get(a)! - counts.get(b)!);
+  const cap = Math.max(100, documents * 0.02);
+  return known.filter((t, i) => i < 3 || counts.get(t)! <= cap);
+}
+
+/**
  * The searchable side of a base: in-memory vectors (loaded lazily from sqlite-vec,
  * one copy per base for its current model) plus the FTS5 keyword rows, fused into one
  * ranking. Writers call the `on*` hooks after their transaction commits.
@@ -23,7 +35,9 @@ const MIN_CANDIDATES = 50;
 export class SearchIndex {
   private readonly repo: EntriesRepository;
   private readonly vectors = new Map<string, { modelId: string; index: VectorIndex }>();
+  /** Keyword statistics over the whole FTS index, cached until the next write. */
   private keywordDocuments: number | undefined;
+  private readonly termCounts = new Map<string, number>();
 
   constructor(repo: EntriesRepository) {
     this.repo = repo;
@@ -57,27 +71,43 @@ export class SearchIndex {
   }
 
   onVectors(baseId: string, modelId: string, entrySeq: number, vectors: readonly Float32Array[], status: IndexedStatus): void {
-    this.keywordDocuments = undefined;
+    this.keywordChanged();
     const index = this.loaded(baseId, modelId);
     if (index && vectors.length > 0 && vectors[0].length === index.dimensions) index.set(entrySeq, vectors, status);
     else if (!index) this.vectors.delete(baseId);
   }
 
   onStatus(baseId: string, entrySeq: number, status: IndexedStatus): void {
-    this.keywordDocuments = undefined;
+    this.keywordChanged();
     this.vectors.get(baseId)?.index.setStatus(entrySeq, status);
   }
 
   onDeleted(baseId: string, entrySeqs: readonly number[]): void {
-    this.keywordDocuments = undefined;
+    this.keywordChanged();
     const index = this.vectors.get(baseId)?.index;
     for (const seq of entrySeqs) index?.remove(seq);
   }
 
   /** Forgets the base's cached vectors (model switched, base deleted). */
   drop(baseId: string): void {
-    this.keywordDocuments = undefined;
+    this.keywordChanged();
     this.vectors.delete(baseId);
+  }
+
+  /** Any write to the keyword rows (text, status, delete) makes the cached statistics stale. */
+  keywordChanged(): void {
+    this.keywordDocuments = undefined;
+    this.termCounts.clear();
+  }
+
+  private documentCounts(terms: readonly string[]): Map<string, number> {
+    const missing = terms.filter((t) => !this.termCounts.has(t));
+    if (missing.length > 0) {
+      if (this.termCounts.size > 100_000) this.termCounts.clear();
+      const fetched = this.repo.termDocumentCounts(missing);
+      for (const t of missing) this.termCounts.set(t, fetched.get(t) ?? 0);
+    }
+    return new Map(terms.map((t) => [t, this.termCounts.get(t)!]));
   }
 
   /** The most similar active or draft entry, when at least `threshold` similar. */
@@ -94,12 +124,13 @@ export class SearchIndex {
       for (const hit of index.nearest(queryVector, want)) cosines.set(hit.entrySeq, hit.score);
     }
     const terms = method === 'vector' ? [] : queryTerms(query);
-    const keywordOrder = terms.length > 0 ? this.repo.keywordSearch(baseId, ftsOrExpression(terms), want) : [];
+    const counts = this.documentCounts(terms);
+    const documents = (this.keywordDocuments ??= this.repo.activeCount());
+    const matchTerms = method === 'keyword' ? terms : selectiveTerms(terms, counts, documents);
+    const keywordOrder = matchTerms.length > 0 ? this.repo.keywordSearch(baseId, ftsOrExpression(matchTerms), want) : [];
     const candidates = [...new Set([...cosines.keys(), ...keywordOrder])];
     if (candidates.length === 0) return [];
 
-    const documents = (this.keywordDocuments ??= this.repo.activeCount());
-    const counts = this.repo.termDocumentCounts(terms);
     const queryIdf = new Map(terms.map((t) => [t, idf(documents, counts.get(t) ?? 0)]));
     const rows = terms.length > 0 ? this.repo.keywordRows(candidates) : new Map<number, { primary: string; answer: string }>();
 
@@ -108,7 +139,7 @@ export class SearchIndex {
     for (const seq of candidates) {
       const vectorScore = cosines.get(seq) ?? (index && queryVector ? (index.bestScore(queryVector, seq) ?? 0) : 0);
       const row = rows.get(seq);
-      const keywordScore = row ? keywordEvidence(queryIdf, { primary: new Set(row.primary.split(' ')), answer: new Set(row.answer.split(' ')) }) : 0;
+      const keywordScore = row ? keywordEvidence(queryIdf, row) : 0;
       const score = method === 'vector' ? Math.max(0, vectorScore) : method === 'keyword' ? keywordScore : fuse(vectorScore, keywordScore);
       ranked.push({ seq, vectorScore, keywordScore, score, keywordRank: keywordRank.get(seq) ?? Infinity });
     }

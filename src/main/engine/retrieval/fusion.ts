@@ -30,19 +30,21 @@ export function idf(documents: number, documentsWithTerm: number): number {
 }
 
 export interface IndexedFields {
-  /** Normalised terms of the question, alternative questions, subject and keywords. */
-  primary: ReadonlySet<string>;
-  /** Normalised terms of the answer. */
-  answer: ReadonlySet<string>;
+  /** Normalised terms of the question, alternative questions, subject and keywords, space-separated with a space at each end. */
+  primary: string;
+  /** Normalised terms of the answer, the same way. */
+  answer: string;
 }
 
+/** `queryIdf` keys are normalised terms; fields hold normalised terms between spaces, so a padded substring test is a term test. */
 export function keywordEvidence(queryIdf: ReadonlyMap<string, number>, fields: IndexedFields): number {
   let total = 0;
   let found = 0;
   for (const [term, weight] of queryIdf) {
     total += weight;
-    if (fields.primary.has(term)) found += weight;
-    else if (fields.answer.has(term)) found += weight * ANSWER_WEIGHT;
+    const padded = ` ${term} `;
+    if (fields.primary.includes(padded)) found += weight;
+    else if (fields.answer.includes(padded)) found += weight * ANSWER_WEIGHT;
   }
   return total > 0 ? found / total : 0;
 }

@@ -15,6 +15,9 @@ export class VectorIndex {
   private matrix: Float32Array;
   /** Entry seq of each row; -1 marks a free row. */
   private owners: Int32Array;
+  /** Sign bits of each row (1 bit per dimension), for the Hamming pre-filter of large bases. */
+  private codes: Uint32Array;
+  private readonly words: number;
   private rowsUsed = 0;
   private readonly free: number[] = [];
   private readonly rowsByEntry = new Map<number, number[]>();
@@ -24,8 +27,10 @@ export class VectorIndex {
 
   constructor(dimensions: number, capacity = 1024) {
     this.dimensions = dimensions;
+    this.words = Math.ceil(dimensions / 32);
     this.matrix = new Float32Array(capacity * dimensions);
     this.owners = new Int32Array(capacity).fill(-1);
+    this.codes = new Uint32Array(capacity * this.words);
   }
 
   get entryCount(): number {
@@ -33,7 +38,7 @@ export class VectorIndex {
   }
 
   get byteSize(): number {
-    return this.matrix.byteLength + this.owners.byteLength;
+    return this.matrix.byteLength + this.owners.byteLength + this.codes.byteLength;
   }
 
   has(entrySeq: number): boolean {
@@ -47,6 +52,7 @@ export class VectorIndex {
     for (const vector of vectors) {
       const row = this.allocate();
       this.matrix.set(vector, row * this.dimensions);
+      this.codes.set(signBits(vector, this.words), row * this.words);
       this.owners[row] = entrySeq;
       rows.push(row);
     }
@@ -94,21 +100,26 @@ export class VectorIndex {
     const m = this.matrix;
     const owners = this.owners;
     const allowed = among === 'active' ? this.activeEntries : this.liveEntries;
-    for (let row = 0; row < this.rowsUsed; row++) {
+    const rows = this.rowsUsed >= EXACT_SCAN_MAX_ROWS ? this.prefilter(query, allowed, Math.max(RERANK_ROWS, k * MAX_TEXTS_PER_ENTRY * 8)) : undefined;
+    const count = rows ? rows.length : this.rowsUsed;
+    for (let i = 0; i < count; i++) {
+      const row = rows ? rows[i] : i;
       const owner = owners[row];
       if (owner < 0) continue;
-      if (!allowed.has(owner)) continue;
+      if (!rows && !allowed.has(owner)) continue;
       const o = row * d;
       let s0 = 0;
       let s1 = 0;
       let s2 = 0;
       let s3 = 0;
-      for (let j = 0; j < d; j += 4) {
+      let j = 0;
+      for (; j + 3 < d; j += 4) {
         s0 += m[o + j] * query[j];
         s1 += m[o + j + 1] * query[j + 1];
         s2 += m[o + j + 2] * query[j + 2];
         s3 += m[o + j + 3] * query[j + 3];
       }
+      for (; j < d; j++) s0 += m[o + j] * query[j];
       keep.offer(owner, s0 + s1 + s2 + s3);
     }
     const best = new Map<number, number>();
@@ -117,6 +128,40 @@ export class VectorIndex {
       if (!best.has(owner)) best.set(owner, keep.scores[i]);
     }
     return [...best].slice(0, k).map(([entrySeq, score]) => ({ entrySeq, score }));
+  }
+
+  /**
+   * Rows whose sign bits are closest to the query's (Hamming distance), about `want` of them.
+   * Reading 48 bytes per row instead of 1 536 makes large bases several times faster; the
+   * exact cosine then re-ranks these rows, so scores stay exact and only recall is at stake
+   * (the bench reports agreement with a brute-force scan).
+   */
+  private prefilter(query: Float32Array, allowed: ReadonlySet<number>, want: number): Int32Array {
+    const words = this.words;
+    const q = signBits(query, words);
+    const codes = this.codes;
+    const owners = this.owners;
+    const distance = new Uint16Array(this.rowsUsed);
+    const histogram = new Uint32Array(words * 32 + 2);
+    const none = words * 32 + 1;
+    for (let row = 0; row < this.rowsUsed; row++) {
+      const owner = owners[row];
+      if (owner < 0 || !allowed.has(owner)) {
+        distance[row] = none;
+        continue;
+      }
+      let dist = 0;
+      const o = row * words;
+      for (let w = 0; w < words; w++) dist += popcount(codes[o + w] ^ q[w]);
+      distance[row] = dist;
+      histogram[dist]++;
+    }
+    let limit = 0;
+    let taken = 0;
+    while (limit < none && taken + histogram[limit] < want) taken += histogram[limit++];
+    const out: number[] = [];
+    for (let row = 0; row < this.rowsUsed; row++) if (distance[row] <= limit) out.push(row);
+    return Int32Array.from(out);
   }
 
   private dot(query: Float32Array, row: number): number {
@@ -139,9 +184,30 @@ export class VectorIndex {
     matrix.set(this.matrix);
     const owners = new Int32Array(capacity).fill(-1);
     owners.set(this.owners);
+    const codes = new Uint32Array(capacity * this.words);
+    codes.set(this.codes);
     this.matrix = matrix;
     this.owners = owners;
+    this.codes = codes;
   }
+}
+
+/** Below this many rows every search is an exact scan; above, a sign-bit pre-filter picks rows to score exactly. */
+export const EXACT_SCAN_MAX_ROWS = 4096;
+/** Rows the pre-filter hands to the exact scan (about 5% of a 20 000-entry base). */
+export const RERANK_ROWS = 1024;
+
+function signBits(vector: Float32Array, words: number): Uint32Array {
+  const out = new Uint32Array(words);
+  for (let j = 0; j < vector.length; j++) if (vector[j] > 0) out[j >>> 5] |= 1 << (j & 31);
+  return out;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
 }
 
 /** The question plus up to five alternative questions. */
