@@ -7,6 +7,7 @@ const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchR
   { name: 'embeddings', load: () => import('./bench/embeddings.bench.ts') },
   { name: 'search', load: () => import('./bench/search.bench.ts') },
   { name: 'ask', load: () => import('./bench/ask.bench.ts') },
+  { name: 'flows', load: () => import('./bench/flows.bench.ts') },
 ];
 
 const json = process.argv.includes('--json');

@@ -32,6 +32,7 @@ describe('the UI served by hearth serve', () => {
     await page.goto(`${server.url}/#session=${engine.identity.appSessionSecret}`);
     const workspaceId = await page.getByTestId('workspace-id').textContent();
     assert.equal(workspaceId, engine.identity.ensureDefaults().workspace.id);
+    await page.getByTestId('workspace-name').getByText(engine.identity.ensureDefaults().workspace.name).waitFor();
     assert.equal(new URL(page.url()).hash, '', 'the session leaves the address bar');
     await page.reload();
     assert.equal(await page.getByTestId('workspace-id').textContent(), workspaceId);

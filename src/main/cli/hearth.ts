@@ -7,8 +7,9 @@ import type { Access, Resource, TokenRecord } from '../engine/identity/identity.
 import { ApiError } from '../engine/shared/errors.ts';
 import { stderrLogger } from '../engine/shared/logger.ts';
 import { UnknownSchemaError } from '../engine/storage/database.ts';
-import { registerEmbeddingModelCommands } from './commands/embedding-models.ts';
 import { registerLlmModelCommands } from './commands/llm-model.ts';
+import { registerMessagingCommands } from './commands/messaging.ts';
+import { registerEmbeddingModelCommands } from './commands/embedding-models.ts';
 import { defaultDataDir } from './data-dir.ts';
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -237,6 +238,7 @@ export function buildProgram(): Command {
       ),
     );
 
+  registerMessagingCommands(program, openEngine);
   return program;
 }
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { AskService } from './ask/ask.service.ts';
 import { CreditsService } from './credits/credits.service.ts';
+import { FlowsService } from './flows/flows.service.ts';
 import { IdentityService } from './identity/identity.service.ts';
 import { defaultBundledModelsDir, LocalEmbeddingModels } from './embeddings/embedding-models.ts';
 import { ModelLibrary } from './embeddings/model-library.service.ts';
@@ -41,6 +42,7 @@ export class Engine {
   readonly secrets: SecretBox;
   readonly llm: LlmService;
   readonly ask: AskService;
+  readonly flows: FlowsService;
 
   constructor(options: EngineOptions) {
     this.dataDir = options.dataDir;
@@ -61,12 +63,22 @@ export class Engine {
     this.knowledge = new KnowledgeService({ db: this.db, clock: this.clock, logger: this.logger, bases: this.bases, credits: this.credits, embeddings: this.embeddings });
     this.llm = new LlmService(this.db, this.secrets, this.clock);
     this.ask = new AskService({ db: this.db, clock: this.clock, bases: this.bases, credits: this.credits, llm: this.llm, knowledge: () => this.knowledge });
+    this.flows = new FlowsService({
+      db: this.db,
+      clock: this.clock,
+      logger: this.logger,
+      credits: this.credits,
+      llm: () => this.llm,
+      ask: () => this.ask,
+      knowledge: () => this.knowledge,
+    });
     this.identity.ensureDefaults();
     this.knowledge.resumeIndexing();
   }
 
   /** Releases everything in reverse order of creation. */
   async dispose(): Promise<void> {
+    await this.flows.dispose();
     await this.knowledge.dispose();
     await this.embeddings.dispose();
     if (this.db.open) this.db.close();

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { apiRequest } from './api.ts';
+import { apiRequest, errorText, useSessionForApi } from './api/http.ts';
 import { readSession } from './session.ts';
+import { AppFrame } from './AppFrame.tsx';
 
-interface Identity {
+export interface Identity {
   userId: string;
   orgId: string;
   tokenKind: string;
@@ -10,36 +11,36 @@ interface Identity {
 }
 
 const session = readSession();
+useSessionForApi(session);
 
 export function App() {
   const [identity, setIdentity] = useState<Identity | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(session.token ? null : 'Open Hearth from the link that `hearth serve` prints, or from the desktop app.');
 
   useEffect(() => {
-    if (!session.token) {
-      setError('Open Hearth from the link that `hearth serve` prints, or from the desktop app.');
-      return;
-    }
-    apiRequest<Identity>(session, 'GET', '/api/ai/knowledge/me')
+    if (!session.token) return;
+    apiRequest<Identity>('GET', '/api/ai/knowledge/me')
       .then(setIdentity)
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+      .catch((e: unknown) => setError(`${errorText(e)} Open Hearth again from the link that \`hearth serve\` prints.`));
   }, []);
 
+  if (identity) return <AppFrame identity={identity} />;
   return (
-    <main className="shell">
-      <header>
-        <h1>Hearth</h1>
-        <p className="tagline">Offline knowledge bases and AI workflows.</p>
-      </header>
-      {error && <p role="alert" className="error">{error}</p>}
-      {identity && (
-        <section aria-label="Workspace">
-          <p>
-            Workspace <code data-testid="workspace-id">{identity.orgId}</code>
+    <main className="signin">
+      <div className="signin-card">
+        <div className="brand brand-large">
+          <span className="brand-mark" aria-hidden="true" />
+          Hearth
+        </div>
+        <p className="muted">Offline knowledge bases and AI workflows.</p>
+        {error ? (
+          <p role="alert" className="notice notice-error">
+            {error}
           </p>
-          <p>Signed in as the app ({identity.scopes.join(', ')}).</p>
-        </section>
-      )}
+        ) : (
+          <p className="muted">Connecting…</p>
+        )}
+      </div>
     </main>
   );
 }

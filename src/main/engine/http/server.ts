@@ -117,6 +117,11 @@ export function buildApp(engine: Engine, uiDir?: string): FastifyInstance {
   });
 
   for (const route of allRoutes()) register(app, engine, route);
+  // Open change-feed streams never end by themselves; end them so close() does not wait on them.
+  app.addHook('preClose', (done) => {
+    engine.flows.events.closeAll();
+    done();
+  });
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || !uiDir) return sendError(reply, notFound(`Route ${request.method} ${request.url.split('?')[0]}`));

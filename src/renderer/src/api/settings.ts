@@ -1,0 +1,68 @@
+import { apiRequest } from './http.ts';
+
+/**
+ * The app's own settings API (family /api/app, not part of the scripts'
+ * contract): credits, the answering model and the embedding models. The UI
+ * treats a 404 as "not in this build".
+ */
+export interface CreditsView {
+  workspaceId: string;
+  balance: number;
+  ledger?: { id?: string; amount?: number; delta?: number; reason?: string; kind?: string; createdAt?: string; [key: string]: unknown }[];
+}
+
+/** What GET /api/app/settings/model answers: never the key itself. */
+export interface ModelSettingsView {
+  configured: boolean;
+  baseUrl: string | null;
+  model: string | null;
+  apiKeySet: boolean;
+  apiKeyHint: string | null;
+  timeoutMs: number;
+  stream: boolean;
+  updatedAt: string | null;
+}
+
+export interface ModelSettingsInput {
+  baseUrl: string;
+  model: string;
+  /** Omitted keeps the stored key; null removes it. */
+  apiKey?: string | null;
+  timeoutMs?: number;
+  stream?: boolean;
+}
+
+export interface ModelTestResult {
+  ok: boolean;
+  latencyMs: number;
+  reply?: string;
+  error?: string;
+}
+
+export interface EmbeddingModelInfo {
+  id: string;
+  dimensions: number;
+  origin: 'bundled' | 'user';
+  languages: string;
+  sizeBytes: number;
+  isDefault: boolean;
+}
+
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  creditBalance: number;
+  user: { id: string; name: string };
+}
+
+export const settingsApi = {
+  workspace: () => apiRequest<WorkspaceView>('GET', '/api/app/workspace'),
+  credits: () => apiRequest<CreditsView>('GET', '/api/app/credits?limit=20'),
+  setBalance: (balance: number) => apiRequest<CreditsView>('PUT', '/api/app/credits/balance', { balance }),
+  modelSettings: () => apiRequest<ModelSettingsView>('GET', '/api/app/settings/model'),
+  saveModelSettings: (input: ModelSettingsInput) => apiRequest<ModelSettingsView>('PUT', '/api/app/settings/model', input),
+  clearModelSettings: () => apiRequest<ModelSettingsView>('DELETE', '/api/app/settings/model'),
+  testModel: (input?: ModelSettingsInput) => apiRequest<ModelTestResult>('POST', '/api/app/settings/model/test', input ?? {}),
+  embeddingModels: () => apiRequest<{ defaultModelId: string; models: EmbeddingModelInfo[] }>('GET', '/api/app/models'),
+  importEmbeddingModel: (path: string) => apiRequest<{ model: EmbeddingModelInfo }>('POST', '/api/app/models/import', { path }),
+};
