@@ -142,7 +142,10 @@ export class SearchIndex {
     let keywordOrder: number[] = [];
     if (matchTerms.length > 0) {
       const inBase = this.activeInBase.get(baseId) ?? this.activeInBase.set(baseId, this.repo.activeCountInBase(baseId)).get(baseId)!;
-      keywordOrder = this.repo.keywordSearch(baseId, ftsOrExpression(matchTerms), want, inBase === documents);
+      // Hybrid candidates come from the question-side columns: answers are long, and matching them would make FTS5
+      // rank far more rows; the answer still counts in every candidate's keyword evidence.
+      const match = method === 'keyword' ? ftsOrExpression(matchTerms) : `{questions subject keywords} : (${ftsOrExpression(matchTerms)})`;
+      keywordOrder = this.repo.keywordSearch(baseId, match, want, inBase === documents);
     }
     const candidates = [...new Set([...cosines.keys(), ...keywordOrder])];
     if (candidates.length === 0) return [];
