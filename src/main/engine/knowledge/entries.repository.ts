@@ -336,8 +336,7 @@ export class EntriesRepository {
 
   /** The indexed (normalised) text of these entries' keyword rows. */
   keywordRows(seqs: readonly number[]): Map<number, { primary: string; answer: string }> {
-    const rows = this.db
-      .prepare('SELECT rowid AS seq, questions, subject, keywords, answer FROM entry_fts WHERE rowid IN (SELECT value FROM json_each(?))')
+    const rows = this.stmt('SELECT rowid AS seq, questions, subject, keywords, answer FROM entry_fts WHERE rowid IN (SELECT value FROM json_each(?))')
       .all(JSON.stringify(seqs)) as Array<{ seq: number; questions: string; subject: string; keywords: string; answer: string }>;
     return new Map(rows.map((r) => [r.seq, { primary: ` ${r.questions} ${r.subject} ${r.keywords} `, answer: ` ${r.answer} ` }]));
   }

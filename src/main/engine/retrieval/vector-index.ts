@@ -21,9 +21,13 @@ export class VectorIndex {
   private rowsUsed = 0;
   private readonly free: number[] = [];
   private readonly rowsByEntry = new Map<number, number[]>();
-  /** Entries searched by default (active), and entries that count as existing for near-duplicates (active or draft). */
-  private readonly activeEntries = new Set<number>();
-  private readonly liveEntries = new Set<number>();
+  /**
+   * Per row: ACTIVE (searched by default) and LIVE (active or draft: counts as existing for
+   * near-duplicates). A flat array, so the scan tests a row with one load instead of a hash lookup.
+   */
+  private flags: Uint8Array;
+  /** Most rows any entry has had: bounds how many rows can belong to the best k entries. */
+  private maxRowsPerEntry = 1;
 
   constructor(dimensions: number, capacity = 1024) {
     this.dimensions = dimensions;
@@ -31,6 +35,7 @@ export class VectorIndex {
     this.matrix = new Float32Array(capacity * dimensions);
     this.owners = new Int32Array(capacity).fill(-1);
     this.codes = new Uint32Array(capacity * this.words);
+    this.flags = new Uint8Array(capacity);
   }
 
   get entryCount(): number {
@@ -57,15 +62,13 @@ export class VectorIndex {
       rows.push(row);
     }
     this.rowsByEntry.set(entrySeq, rows);
+    this.maxRowsPerEntry = Math.max(this.maxRowsPerEntry, rows.length);
     this.setStatus(entrySeq, status);
   }
 
   setStatus(entrySeq: number, status: IndexedStatus): void {
-    const known = this.rowsByEntry.has(entrySeq);
-    if (known && status === 'active') this.activeEntries.add(entrySeq);
-    else this.activeEntries.delete(entrySeq);
-    if (known && status !== 'archived') this.liveEntries.add(entrySeq);
-    else this.liveEntries.delete(entrySeq);
+    const flag = status === 'active' ? ACTIVE | LIVE : status === 'draft' ? LIVE : 0;
+    for (const row of this.rowsByEntry.get(entrySeq) ?? []) this.flags[row] = flag;
   }
 
   remove(entrySeq: number): void {
@@ -73,11 +76,10 @@ export class VectorIndex {
     if (!rows) return;
     for (const row of rows) {
       this.owners[row] = -1;
+      this.flags[row] = 0;
       this.free.push(row);
     }
     this.rowsByEntry.delete(entrySeq);
-    this.activeEntries.delete(entrySeq);
-    this.liveEntries.delete(entrySeq);
   }
 
   /** Cosine of the query to the entry's best text (vectors are L2-normalised), or null when the entry has none. */
@@ -94,19 +96,20 @@ export class VectorIndex {
    * or among active and draft entries (near-duplicate checks, `among: 'live'`).
    */
   nearest(query: Float32Array, k: number, among: 'active' | 'live' = 'active'): Array<{ entrySeq: number; score: number }> {
-    // An entry has at most MAX_TEXTS_PER_ENTRY rows, so the best k * MAX rows hold the best k entries.
-    const keep = new TopRows(k * MAX_TEXTS_PER_ENTRY);
+    // No entry has more than maxRowsPerEntry rows, so the best k * that many rows hold the best k entries.
+    const perEntry = this.maxRowsPerEntry;
+    const keep = new TopRows(k * perEntry);
     const d = this.dimensions;
     const m = this.matrix;
     const owners = this.owners;
-    const allowed = among === 'active' ? this.activeEntries : this.liveEntries;
-    const rows = this.rowsUsed >= EXACT_SCAN_MAX_ROWS ? this.prefilter(query, allowed, Math.max(RERANK_ROWS, k * MAX_TEXTS_PER_ENTRY * 8)) : undefined;
+    const mask = among === 'active' ? ACTIVE : LIVE;
+    const flags = this.flags;
+    const rows = this.rowsUsed >= EXACT_SCAN_MAX_ROWS ? this.prefilter(query, mask, Math.max(RERANK_ROWS, k * perEntry * 8)) : undefined;
     const count = rows ? rows.length : this.rowsUsed;
     for (let i = 0; i < count; i++) {
       const row = rows ? rows[i] : i;
+      if ((flags[row] & mask) === 0) continue;
       const owner = owners[row];
-      if (owner < 0) continue;
-      if (!rows && !allowed.has(owner)) continue;
       const o = row * d;
       let s0 = 0;
       let s1 = 0;
@@ -136,17 +139,16 @@ export class VectorIndex {
    * exact cosine then re-ranks these rows, so scores stay exact and only recall is at stake
    * (the bench reports agreement with a brute-force scan).
    */
-  private prefilter(query: Float32Array, allowed: ReadonlySet<number>, want: number): Int32Array {
+  private prefilter(query: Float32Array, mask: number, want: number): Int32Array {
     const words = this.words;
     const q = signBits(query, words);
     const codes = this.codes;
-    const owners = this.owners;
+    const flags = this.flags;
     const distance = new Uint16Array(this.rowsUsed);
     const histogram = new Uint32Array(words * 32 + 2);
     const none = words * 32 + 1;
     for (let row = 0; row < this.rowsUsed; row++) {
-      const owner = owners[row];
-      if (owner < 0 || !allowed.has(owner)) {
+      if ((flags[row] & mask) === 0) {
         distance[row] = none;
         continue;
       }
@@ -186,11 +188,17 @@ export class VectorIndex {
     owners.set(this.owners);
     const codes = new Uint32Array(capacity * this.words);
     codes.set(this.codes);
+    const flags = new Uint8Array(capacity);
+    flags.set(this.flags);
+    this.flags = flags;
     this.matrix = matrix;
     this.owners = owners;
     this.codes = codes;
   }
 }
+
+const ACTIVE = 1;
+const LIVE = 2;
 
 /** Below this many rows every search is an exact scan; above, a sign-bit pre-filter picks rows to score exactly. */
 export const EXACT_SCAN_MAX_ROWS = 4096;
