@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- NAME...]`: every benchmark module in scripts/bench (or the named ones), one table.
+// `npm run bench [-- --json] [-- NAME[,NAME]...]` (`--only NAME,NAME` too): every benchmark module in scripts/bench (or the named ones), one table.
 // Each module measures its subsystem and, where the issue asks, a baseline in the same run.
 import type { BenchRow } from './bench/bench.types.ts';
 
@@ -11,7 +11,16 @@ const modules: Array<{ name: string; load: () => Promise<{ run(): Promise<BenchR
 ];
 
 const json = process.argv.includes('--json');
-const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const named = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'))
+  .flatMap((a) => a.split(','))
+  .filter(Boolean);
+const unknown = named.filter((n) => !modules.some((m) => m.name === n));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown module ${unknown.join(', ')}; modules: ${modules.map((m) => m.name).join(', ')}\n`);
+  process.exit(2);
+}
 const rows: BenchRow[] = [];
 for (const mod of modules.filter((m) => named.length === 0 || named.includes(m.name))) {
   if (!json) process.stderr.write(`bench: ${mod.name}...\n`);
