@@ -1,46 +1,9 @@
+import type { Execution, FlowEdge, FlowNode, FlowSummary, Item, LogEntry, NodeInput, Position } from '../../../main/engine/flows/flows.types.ts';
 import { apiRequest } from './http.ts';
 
+export type { Execution, FlowEdge, FlowNode, FlowSummary, Item, LogEntry, NodeInput, Position };
+
 const F = '/api/ai/simple-flow';
-
-/** Contract 2.9. */
-export interface FlowSummary {
-  id: string;
-  name: string;
-  active: boolean;
-  nodeCount: number;
-  edgeCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Position {
-  x: number;
-  y: number;
-}
-
-export interface Item {
-  json: Record<string, unknown>;
-}
-
-/** Contract 2.10. */
-export interface FlowNode {
-  id: string;
-  type: string;
-  nodeType: string;
-  label: string;
-  description: string;
-  config: Record<string, unknown>;
-  position: Position;
-  lastRun?: { status: string; output?: Item[]; error?: string } | null;
-}
-
-/** Contract 2.11. */
-export interface FlowEdge {
-  id: string;
-  source: string;
-  target: string;
-  sourceHandle?: string | null;
-}
 
 export interface FlowGraph extends FlowSummary {
   nodes: FlowNode[];
@@ -78,35 +41,6 @@ export interface NodeCatalog {
   nodeTypes: NodeTypeInfo[];
   mergeFields?: unknown;
   nodeIdConvention?: unknown;
-}
-
-/** Contract 2.12. */
-export interface LogEntry {
-  nodeId: string;
-  status: string;
-  startedAt: string;
-  finishedAt: string | null;
-  output?: Item[];
-  outputs?: Item[][];
-  error?: string;
-}
-
-export interface Execution {
-  id: string;
-  workflowId: string;
-  status: string;
-  startedAt: string;
-  finishedAt: string | null;
-  log: LogEntry[];
-}
-
-export interface NodeInput {
-  type: string;
-  id?: string;
-  label?: string;
-  description?: string;
-  config?: Record<string, unknown>;
-  position?: Position;
 }
 
 const flow = (flowId: string): string => `${F}/flows/${encodeURIComponent(flowId)}`;

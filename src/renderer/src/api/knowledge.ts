@@ -1,4 +1,5 @@
 import type { SearchHit, SearchResult, AskReply } from '../../../main/engine/knowledge/knowledge.api.ts';
+import type { Entry as EngineEntry, EntrySort, EntryStatus } from '../../../main/engine/knowledge/entries.types.ts';
 import type { KnowledgeBase } from '../../../main/engine/knowledge/knowledge.types.ts';
 import { apiRequest, downloadFile, queryString } from './http.ts';
 
@@ -6,33 +7,12 @@ export type { KnowledgeBase, SearchHit, SearchResult, AskReply };
 
 const K = '/api/ai/knowledge';
 
-export type EntryStatus = 'active' | 'draft' | 'archived';
 export type EntryFilter = EntryStatus | 'all' | 'conflicts' | 'expiring' | '';
-export type EntrySort = 'newest' | 'hits' | 'unused' | 'subject';
+export type { EntrySort, EntryStatus };
 export type BulkAction = 'approve' | 'activate' | 'archive' | 'delete' | 'setSubject';
 
-/** Contract 2.3. */
-export interface Entry {
-  id: string;
-  subject: string;
-  question: string;
-  altQuestions: string[];
-  answer: string;
-  keywords: string[];
-  sourceExcerpt: string | null;
-  page: number | null;
-  status: EntryStatus;
-  conflictOfId: string | null;
-  validUntil: string | null;
-  hitCount: number;
-  lastHitAt: string | null;
-  sourceId: string | null;
-  sourceTitle: string | null;
-  messageId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  conflicts?: 0 | 1;
-}
+/** Contract 2.3; `conflicts` comes only with the add-entry reply. */
+export type Entry = EngineEntry & { conflicts?: 0 | 1 };
 
 export interface EntryInput {
   subject: string;

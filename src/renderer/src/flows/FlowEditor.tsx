@@ -171,7 +171,7 @@ export function FlowEditor({ flowId }: { flowId: string }) {
     setShowRuns(true);
     try {
       const { executionId } = await flowsApi.execute(flowId);
-      setExecution({ id: executionId, workflowId: flowId, status: 'running', startedAt: new Date().toISOString(), finishedAt: null, log: [] });
+      setExecution({ id: executionId, workflowId: flowId, status: 'running', trigger: 'manual', startedAt: new Date().toISOString(), finishedAt: null, log: [] });
     } catch (e) {
       setError(errorText(e));
     }
