@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { KnowledgeBase } from '../../src/main/engine/knowledge/knowledge.types.ts';
 import { TestHearth } from '../helpers/hearth.ts';
 import { addEntry, assertFieldError, assertStatus, K, OTHER_UUID } from '../helpers/knowledge.ts';
 
-interface BaseBody {
-  id: string;
-  orgId: string;
-  name: string;
-  description: string;
-  embeddingModel: string;
-  reviewBeforeIndex: boolean;
-  defaultLanguage: string | null;
-  sourceCount: number;
-  entryCount: number;
-  indexing: boolean;
-  lastIndexedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+type BaseBody = KnowledgeBase;
 
 const BASE_FIELDS = ['createdAt', 'defaultLanguage', 'description', 'embeddingModel', 'entryCount', 'id', 'indexing', 'lastIndexedAt', 'name', 'orgId', 'reviewBeforeIndex', 'sourceCount', 'updatedAt'];
 

@@ -1,30 +1,12 @@
 import assert from 'node:assert/strict';
+import type { Entry } from '../../src/main/engine/knowledge/entries.types.ts';
 import type { TestHearth } from './hearth.ts';
 
 export const K = '/api/ai/knowledge';
 export const OTHER_UUID = '0b9f4a52-6a43-4d2e-9c1f-2f3a4b5c6d7e';
 
-export interface EntryBody {
-  id: string;
-  subject: string;
-  question: string;
-  altQuestions: string[];
-  answer: string;
-  keywords: string[];
-  sourceExcerpt: string | null;
-  page: number | null;
-  status: 'active' | 'draft' | 'archived';
-  conflictOfId: string | null;
-  validUntil: string | null;
-  hitCount: number;
-  lastHitAt: string | null;
-  sourceId: string | null;
-  sourceTitle: string | null;
-  messageId: string | null;
-  createdAt: string;
-  updatedAt: string;
-  conflicts?: number;
-}
+/** An entry as the API returns it; `conflicts` only on add. */
+export type EntryBody = Entry & { conflicts?: number };
 
 export interface ErrorBody {
   success: false;
