@@ -1,17 +1,7 @@
 import type { Db } from '../storage/database.ts';
+import type { LedgerEntry } from './credits.types.ts';
 
-export interface LedgerEntry {
-  id: number;
-  kind: 'spend' | 'top-up' | 'set';
-  call: string;
-  model: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  embeddingTokens: number;
-  credits: number;
-  balanceAfter: number;
-  createdAt: string;
-}
+export type { LedgerEntry };
 
 interface LedgerRow {
   id: number;

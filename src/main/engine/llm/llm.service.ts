@@ -3,7 +3,7 @@ import type { SecretBox } from '../identity/secret-box.ts';
 import type { Clock } from '../shared/clock.ts';
 import { badRequest, fieldError, type ApiError } from '../shared/errors.ts';
 import type { Db } from '../storage/database.ts';
-import type { CompletionRequest, CompletionResult, LlmApi } from './llm.types.ts';
+import type { CompletionRequest, CompletionResult, LlmApi, ModelSettingsView } from './llm.types.ts';
 import { ModelSettingsRepository, type StoredModelSettings } from './model-settings.repository.ts';
 import { LlmError, OpenAiCompatibleProvider } from './openai-compatible.provider.ts';
 
@@ -13,6 +13,8 @@ export const MIN_TIMEOUT_MS = 100;
 export const MAX_TIMEOUT_MS = 600_000;
 export const MODEL_NAME_MAX = 200;
 
+export type { ModelSettingsView };
+
 export interface ModelSettingsInput {
   baseUrl: string;
   model: string;
@@ -20,19 +22,6 @@ export interface ModelSettingsInput {
   apiKey?: string | null;
   timeoutMs?: number;
   stream?: boolean;
-}
-
-/** What the settings page and `hearth model show` see: never the key itself. */
-export interface ModelSettingsView {
-  configured: boolean;
-  baseUrl: string | null;
-  model: string | null;
-  apiKeySet: boolean;
-  /** The key's last four characters (keys of 12 or more), so a user can tell which key is stored. */
-  apiKeyHint: string | null;
-  timeoutMs: number;
-  stream: boolean;
-  updatedAt: string | null;
 }
 
 export interface ModelTestResult {

@@ -46,3 +46,16 @@ export interface LlmApi {
   /** Credits for one completion, from the documented price table. */
   creditsFor(inputTokens: number, outputTokens: number): number;
 }
+
+/** What the settings page and `hearth model show` see: never the key itself. */
+export interface ModelSettingsView {
+  configured: boolean;
+  baseUrl: string | null;
+  model: string | null;
+  apiKeySet: boolean;
+  /** The key's last four characters (keys of 12 or more), so a user can tell which key is stored. */
+  apiKeyHint: string | null;
+  timeoutMs: number;
+  stream: boolean;
+  updatedAt: string | null;
+}

@@ -1,4 +1,8 @@
+import type { LedgerEntry } from '../../../main/engine/credits/credits.types.ts';
+import type { ModelSettingsView } from '../../../main/engine/llm/llm.types.ts';
 import { apiRequest } from './http.ts';
+
+export type { LedgerEntry, ModelSettingsView };
 
 /**
  * The app's own settings API (family /api/app, not part of the scripts'
@@ -8,19 +12,7 @@ import { apiRequest } from './http.ts';
 export interface CreditsView {
   workspaceId: string;
   balance: number;
-  ledger?: { id?: string; amount?: number; delta?: number; reason?: string; kind?: string; createdAt?: string; [key: string]: unknown }[];
-}
-
-/** What GET /api/app/settings/model answers: never the key itself. */
-export interface ModelSettingsView {
-  configured: boolean;
-  baseUrl: string | null;
-  model: string | null;
-  apiKeySet: boolean;
-  apiKeyHint: string | null;
-  timeoutMs: number;
-  stream: boolean;
-  updatedAt: string | null;
+  ledger?: LedgerEntry[];
 }
 
 export interface ModelSettingsInput {
